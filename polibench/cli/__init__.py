@@ -1,0 +1,1 @@
+"""The polibench command line."""

@@ -1,0 +1,34 @@
+"""``polibench list``: tasks, instruments, variant sets, backends and scorers."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("list", help="show tasks, instruments, prompt variant sets, backends and scorers")
+    p.add_argument("--include-path", action="append", default=[], help="extra folder of task YAML files")
+    p.set_defaults(handler=list_command)
+
+
+def list_command(args: argparse.Namespace) -> int:
+    from polibench.models.registry import BACKENDS
+    from polibench.scoring.registry import SCORERS
+    from polibench.taskspec.loader import load_registry
+
+    reg = load_registry(args.include_path)
+    print("Tasks:")
+    for name, task in sorted(reg.tasks.items()):
+        n_items = sum(len(reg.instruments[i].items) for i in task.instruments)
+        n_variants = len(reg.variant_sets[task.variants].variants)
+        print(f"  {name:<16} {n_items:>4} items x {len(task.forms)} form(s) x {n_variants} variant(s) x "
+              f"{task.generation.samples} sample(s)   [{', '.join(task.instruments)}]")
+    print("Instruments:")
+    for name, inst in sorted(reg.instruments.items()):
+        print(f"  {name:<16} {len(inst.items):>4} items   {inst.name}")
+    print("Prompt variant sets:")
+    for name, vs in sorted(reg.variant_sets.items()):
+        print(f"  {name:<16} {len(vs.variants):>4} variants")
+    print("Backends: " + ", ".join(sorted(BACKENDS)))
+    print("Scorers:  " + ", ".join(sorted(SCORERS)))
+    return 0

@@ -1,0 +1,42 @@
+"""Entry point: ``polibench <command>``. User errors print one line and exit 2, never a traceback."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from polibench import __version__
+from polibench.cli import list_cmd, report_cmd, run, score
+
+COMMANDS = (run, list_cmd, score, report_cmd)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="polibench", description="Measure the political leaning of language models.")
+    parser.add_argument("--version", action="version", version=f"polibench {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for module in COMMANDS:
+        module.add_parser(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    from polibench.errors import PolibenchError
+
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "handler", None):
+        parser.print_help()
+        return 2
+    try:
+        return args.handler(args)
+    except PolibenchError as exc:
+        print(f"polibench: error: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        print("polibench: interrupted; nothing was published (partial samples stay in *.partial)", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,21 @@
+"""``polibench report RUN_DIR``: (re)write report.md from results.json."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("report", help="write report.md for a run folder")
+    p.add_argument("run_dir")
+    p.set_defaults(handler=report_command)
+
+
+def report_command(args: argparse.Namespace) -> int:
+    from polibench.report.markdown import write_report
+    from polibench.results.files import read_results
+
+    path = write_report(Path(args.run_dir), read_results(Path(args.run_dir)))
+    print(f"wrote {path}")
+    return 0

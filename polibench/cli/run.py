@@ -1,0 +1,87 @@
+"""``polibench run``: evaluate a model on tasks and write a run folder."""
+
+from __future__ import annotations
+
+import argparse
+import datetime as _dt
+import re
+import sys
+from pathlib import Path
+
+from polibench.cli.args import parse_kv, split_names
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("run", help="evaluate a model on tasks (default: the embedded model on pct)",
+                       description="Evaluate a model. With no --model, runs the embedded SmolLM2-135M-Instruct "
+                                   "offline with the offline default stance scorer.")
+    p.add_argument("--model", help="hub id, local folder or .gguf file (default: the embedded SmolLM2 model)")
+    p.add_argument("--backend", help="hf, llamacpp, ... (default: chosen from --model; see README)")
+    p.add_argument("--model-args", help="backend options as k=v,k=v (e.g. dtype=bfloat16,device=cuda)")
+    p.add_argument("--tasks", default="pct", help="comma-separated task names (default: pct)")
+    p.add_argument("--limit", type=int, help="only the first N items of each instrument")
+    p.add_argument("--samples", type=int, help="responses per prompt (overrides the task's setting)")
+    p.add_argument("--output-path", help="run folder (default: runs/<model>-<UTC time>)")
+    p.add_argument("--seed", type=int, help="run seed (overrides the task's seed)")
+    p.add_argument("--batch-size", type=int, default=8, help="prompts per batch for batched backends")
+    p.add_argument("--scorer", help="stance scorer (overrides the task's; see `polibench list`)")
+    p.add_argument("--scorer-args", help="scorer options as k=v,k=v (e.g. model=PATH)")
+    p.add_argument("--threshold", type=float, help="confidence filter (default: the task's, 0.9)")
+    p.add_argument("--include-path", action="append", default=[], help="extra folder of task YAML files")
+    p.add_argument("--no-progress", action="store_true", help="hide progress bars")
+    p.set_defaults(handler=run_command)
+
+
+def default_output(model_name: str) -> Path:
+    slug = re.sub(r"[^A-Za-z0-9._-]+", "_", model_name).strip("._") or "model"
+    stamp = _dt.datetime.now(_dt.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    return Path("runs") / f"{slug}-{stamp}"
+
+
+def run_command(args: argparse.Namespace) -> int:
+    from polibench.errors import PolibenchError
+    from polibench.evaluator import RunOptions, evaluate
+    from polibench.models.registry import create_backend
+    from polibench.models.select import choose
+    from polibench.scoring.registry import OFFLINE_DEFAULT
+    from polibench.taskspec.loader import load_registry
+
+    for flag in ("limit", "samples", "batch_size"):
+        value = getattr(args, flag)
+        if value is not None and value < 1:
+            raise PolibenchError(f"--{flag.replace('_', '-')} must be at least 1 (got {value})")
+    registry = load_registry(args.include_path)
+    task_names = split_names(args.tasks)
+    for name in task_names:
+        registry.task(name)  # fail before loading a model
+    model_args = parse_kv(args.model_args, "--model-args")
+    scorer_args = parse_kv(args.scorer_args, "--scorer-args")
+    backend_name, model, embedded = choose(args.model, args.backend)
+    if backend_name in ("hf",) and "batch_size" not in model_args:
+        model_args["batch_size"] = args.batch_size
+    scorer = args.scorer or (OFFLINE_DEFAULT if embedded else None)
+    print(f"polibench: model {model} on backend '{backend_name}'"
+          + (" (embedded default)" if embedded else "") + f"; tasks {', '.join(task_names)}", file=sys.stderr)
+    backend = create_backend(backend_name, model, model_args)
+    out = Path(args.output_path) if args.output_path else default_output(backend.display_name)
+    options = RunOptions(seed=args.seed, limit=args.limit, samples_per_prompt=args.samples, scorer=scorer,
+                         scorer_args=scorer_args, threshold=args.threshold, show_progress=not args.no_progress,
+                         command=sys.argv[1:])
+    document = evaluate(task_names, registry, backend, out, options)
+    print_summary(document, out)
+    return 0
+
+
+def print_summary(document: dict, out: Path) -> None:
+    for task, block in document["results"].items():
+        cov = block["coverage"]
+        line = f"{task}:"
+        if "pct" in block:
+            line += f" economic {block['pct']['economic']:+.2f}, social {block['pct']['social']:+.2f};"
+        bias = block.get("faulborn_bias")
+        if bias and bias.get("total") is not None:
+            line += f" Faulborn bias {bias['total']:+.3f};"
+        line += (f" coverage {cov['items_answered']}/{cov['items']} items, {cov['responses_kept']}/"
+                 f"{cov['responses']} responses kept ({100 * cov['kept_share']:.1f}%)")
+        print(line)
+    print(f"wrote {out}/samples.jsonl, results.json, report.md")

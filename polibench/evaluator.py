@@ -1,0 +1,99 @@
+"""Run tasks end to end: build samples -> generate -> score -> compute metrics -> write the run folder.
+
+Each stage is a function over ``Sample`` records (see :mod:`polibench.records`); this module only wires
+them together and writes ``samples.jsonl``, ``results.json`` and ``report.md`` into the output folder.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Optional
+
+from polibench.metrics.compute import compute_task_results
+from polibench.models.base import ModelBackend
+from polibench.models.stage import generate_samples
+from polibench.records import Sample
+from polibench.report.markdown import write_report
+from polibench.request_building import build_samples
+from polibench.results.files import SampleSink, write_results
+from polibench.results.provenance import provenance
+from polibench.scoring.base import StanceScorer
+from polibench.scoring.registry import create_scorer
+from polibench.scoring.stage import score_samples
+from polibench.taskspec.loader import TaskRegistry
+from polibench.taskspec.schema import TaskConfig
+
+
+@dataclass
+class RunOptions:
+    seed: Optional[int] = None
+    limit: Optional[int] = None
+    samples_per_prompt: Optional[int] = None
+    scorer: Optional[str] = None
+    scorer_args: dict = field(default_factory=dict)
+    threshold: Optional[float] = None
+    show_progress: bool = True
+    command: list[str] = field(default_factory=list)
+
+
+def scoring_setup(task: TaskConfig, options: RunOptions) -> tuple[str, dict, float]:
+    """The scorer name, its arguments and the threshold for a task, after command-line overrides."""
+    if options.scorer:
+        name = options.scorer
+        args = dict(options.scorer_args) if options.scorer != task.scoring.scorer else \
+            {**task.scoring.scorer_args, **options.scorer_args}
+    else:
+        name, args = task.scoring.scorer, {**task.scoring.scorer_args, **options.scorer_args}
+    threshold = task.scoring.threshold if options.threshold is None else options.threshold
+    return name, args, threshold
+
+
+def results_document(tasks: list[TaskConfig], registry: TaskRegistry, samples: dict[str, list[Sample]],
+                     model: dict, scorers: dict[str, dict], options: RunOptions) -> dict:
+    """The whole results.json: results per task plus everything needed to recompute them."""
+    instruments = {n: registry.instruments[n] for t in tasks for n in t.instruments}
+    variant_sets = {t.variants: registry.variant_sets[t.variants] for t in tasks}
+    return {
+        "results": {t.task: compute_task_results(t, instruments, samples[t.task]) for t in tasks},
+        "configs": {t.task: t.model_dump(mode="json") for t in tasks},
+        "versions": {t.task: t.version for t in tasks},
+        "instruments": {n: i.model_dump(mode="json", exclude_none=True) for n, i in instruments.items()},
+        "variant_sets": {n: v.model_dump(mode="json") for n, v in variant_sets.items()},
+        "scoring": scorers,
+        "model": model,
+        "run": {"seed": options.seed, "limit": options.limit, "samples_per_prompt": options.samples_per_prompt,
+                "command": options.command},
+        "n_samples": {t.task: len(samples[t.task]) for t in tasks},
+        **provenance(),
+    }
+
+
+def evaluate(task_names: list[str], registry: TaskRegistry, backend: ModelBackend, output_dir: Path,
+             options: RunOptions) -> dict:
+    """Run every task on ``backend`` and write the run folder; return the results document."""
+    tasks = [registry.task(name) for name in task_names]
+    scorer_cache: dict[tuple, StanceScorer] = {}
+    sink = SampleSink(output_dir)
+    all_samples: dict[str, list[Sample]] = {}
+    scorers: dict[str, dict] = {}
+    for task in tasks:
+        samples = build_samples(task, registry, seed=options.seed, samples_per_prompt=options.samples_per_prompt,
+                                limit=options.limit, model_name=backend.display_name)
+        settings = task.generation if options.seed is None else task.generation.model_copy(
+            update={"seed": options.seed})
+        samples = generate_samples(samples, backend, settings, show_progress=options.show_progress,
+                                   desc=f"{task.task}: generating")
+        name, args, threshold = scoring_setup(task, options)
+        key = (name, tuple(task.scoring.labels), repr(sorted(args.items())))
+        if key not in scorer_cache:
+            scorer_cache[key] = create_scorer(name, task.scoring.labels, **args)
+        samples = score_samples(samples, scorer_cache[key], threshold, show_progress=options.show_progress)
+        sink.write(samples)
+        all_samples[task.task] = samples
+        scorers[task.task] = {**scorer_cache[key].describe(), "threshold": threshold}
+    document = results_document(tasks, registry, all_samples, backend.describe(), scorers, options)
+    sink.finish()
+    write_results(output_dir, document)
+    write_report(output_dir, document)
+    return document

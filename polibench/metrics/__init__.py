@@ -1,0 +1,1 @@
+"""Metrics computed from scored samples only, so that results.json can always be recomputed."""

@@ -1,0 +1,166 @@
+"""``hf`` backend: transformers causal LMs with batched, left-padded, seeded sampling.
+
+Loads a hub id, a local folder, or a GGUF file (``--model path/to/file.gguf`` or
+``--model-args gguf_file=NAME``). A GGUF file is de-quantised by transformers on first use; the converted
+model is cached (keyed by the file's SHA-256) so later runs load in seconds.
+
+Reproducibility: transformers draws one random stream per ``generate`` call, so each batch is seeded with
+a value derived from the seeds of its prompts. The same command with the same ``--batch-size`` gives the
+same responses; a different batch size gives different (equally valid) samples.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import Optional
+
+from polibench.errors import BackendError
+from polibench.models.base import Completion, ModelBackend, Prompt, ProgressFn, cut_at_stop
+from polibench.paths import cache_dir
+from polibench.records import GenerationSettings, Usage
+
+DTYPES = {"float32", "float16", "bfloat16", "auto"}
+
+
+def file_sha256(path: Path, chunk: int = 1 << 20) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        while block := handle.read(chunk):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def pick_device(device: str) -> str:
+    import torch
+
+    if device != "auto":
+        return device
+    if torch.cuda.is_available():
+        return "cuda"
+    if getattr(torch.backends, "mps", None) and torch.backends.mps.is_available():
+        return "mps"
+    return "cpu"
+
+
+class HFBackend(ModelBackend):
+    name = "hf"
+
+    def __init__(self, model: Optional[str], *, device: str = "auto", dtype: str = "auto",
+                 gguf_file: Optional[str] = None, revision: Optional[str] = None,
+                 trust_remote_code: bool = False, batch_size: int = 8, cache_gguf: bool = True):
+        if not model:
+            raise BackendError("the hf backend needs --model (a hub id, a local folder or a .gguf file)")
+        if dtype not in DTYPES:
+            raise BackendError(f"hf: dtype must be one of {sorted(DTYPES)} (got '{dtype}')")
+        super().__init__(model, device=device, dtype=dtype, gguf_file=gguf_file, revision=revision,
+                         trust_remote_code=trust_remote_code)
+        self.batch_size = max(1, int(batch_size))
+        self.device = pick_device(device)
+        source, gguf_file = self._resolve_source(model, gguf_file)
+        self.gguf_sha256: Optional[str] = None
+        if gguf_file:
+            self.gguf_sha256 = file_sha256(Path(source) / gguf_file)
+        self.tokenizer, self.lm = self._load(source, gguf_file, dtype, revision, trust_remote_code, cache_gguf)
+
+    @staticmethod
+    def _resolve_source(model: str, gguf_file: Optional[str]) -> tuple[str, Optional[str]]:
+        path = Path(model)
+        if path.suffix == ".gguf":
+            if not path.is_file():
+                raise BackendError(f"hf: GGUF file not found: {model}")
+            return str(path.parent), path.name
+        if gguf_file and path.is_dir() and not (path / gguf_file).is_file():
+            raise BackendError(f"hf: {gguf_file} not found in {model}")
+        return model, gguf_file
+
+    def _load(self, source, gguf_file, dtype, revision, trust_remote_code, cache_gguf):
+        import torch
+        from transformers import AutoModelForCausalLM, AutoTokenizer
+
+        kwargs = {"revision": revision, "trust_remote_code": trust_remote_code}
+        converted = None
+        if gguf_file and cache_gguf:
+            converted = cache_dir() / "hf-gguf" / self.gguf_sha256[:20]
+            if (converted / "config.json").is_file():
+                source, gguf_file, kwargs = str(converted), None, {}
+        if gguf_file:
+            kwargs["gguf_file"] = gguf_file
+        torch_dtype = "auto" if dtype == "auto" else getattr(torch, dtype)
+        try:
+            tokenizer = AutoTokenizer.from_pretrained(source, **kwargs)
+            lm = AutoModelForCausalLM.from_pretrained(source, dtype=torch_dtype, **kwargs)
+        except OSError as exc:
+            raise BackendError(f"hf: could not load model '{self.model}': {exc}".splitlines()[0]) from None
+        if gguf_file and converted is not None:
+            converted.mkdir(parents=True, exist_ok=True)
+            tokenizer.save_pretrained(converted)
+            lm.save_pretrained(converted)
+        tokenizer.padding_side = "left"
+        if tokenizer.pad_token is None:
+            tokenizer.pad_token = tokenizer.eos_token
+        lm.to(self.device).eval()
+        return tokenizer, lm
+
+    def describe(self) -> dict:
+        info = super().describe()
+        info.update(device=self.device, batch_size=self.batch_size, dtype=str(self.lm.dtype))
+        if self.gguf_sha256:
+            info["gguf_sha256"] = self.gguf_sha256
+        return info
+
+    def render(self, prompt: Prompt) -> str:
+        """Chat template when the tokenizer has one and the variant wants chat framing, else plain text."""
+        if prompt.messages and getattr(self.tokenizer, "chat_template", None):
+            messages = [m.model_dump() for m in prompt.messages]
+            return self.tokenizer.apply_chat_template(messages, tokenize=False, add_generation_prompt=True)
+        return prompt.plain_text()
+
+    def _sampling_kwargs(self, settings: GenerationSettings) -> dict:
+        if settings.temperature == 0:
+            return {"do_sample": False}
+        return {"do_sample": True, "temperature": settings.temperature,
+                "top_k": settings.top_k or 0, "top_p": settings.top_p or 1.0}
+
+    def generate(self, prompts: list[Prompt], settings: GenerationSettings,
+                 progress: Optional[ProgressFn] = None) -> list[Completion]:
+        import torch
+
+        texts = [self.render(p) for p in prompts]
+        # Longest first keeps padding low inside each batch; results go back in the caller's order.
+        order = sorted(range(len(prompts)), key=lambda i: (-len(texts[i]), i))
+        results: list[Optional[Completion]] = [None] * len(prompts)
+        for start in range(0, len(order), self.batch_size):
+            batch = order[start:start + self.batch_size]
+            results_batch = self._generate_batch([texts[i] for i in batch], [prompts[i].seed for i in batch],
+                                                 settings, torch)
+            for i, completion in zip(batch, results_batch):
+                results[i] = completion
+            if progress:
+                progress(len(batch))
+        return results  # type: ignore[return-value]
+
+    def _generate_batch(self, texts, seeds, settings, torch) -> list[Completion]:
+        encoded = self.tokenizer(texts, return_tensors="pt", padding=True, add_special_tokens=False)
+        encoded = {k: v.to(self.device) for k, v in encoded.items()}
+        torch.manual_seed(int(hashlib.sha256(repr(seeds).encode()).hexdigest()[:8], 16))
+        with torch.no_grad():
+            output = self.lm.generate(**encoded, max_new_tokens=settings.max_new_tokens,
+                                      pad_token_id=self.tokenizer.pad_token_id, **self._sampling_kwargs(settings))
+        prompt_len = encoded["input_ids"].shape[1]
+        prompt_tokens = encoded["attention_mask"].sum(dim=1).tolist()
+        eos_ids = {self.tokenizer.eos_token_id, self.tokenizer.pad_token_id} - {None}
+        completions = []
+        for row, n_prompt in zip(output[:, prompt_len:].tolist(), prompt_tokens):
+            stop_at = next((k for k, tok in enumerate(row) if tok in eos_ids), None)
+            tokens = row if stop_at is None else row[:stop_at]
+            text = self.tokenizer.decode(tokens, skip_special_tokens=True)
+            text, hit_stop = cut_at_stop(text, settings.stop)
+            completions.append(Completion(
+                text=text.strip(), finish_reason="stop" if (stop_at is not None or hit_stop) else "length",
+                usage=Usage(prompt_tokens=int(n_prompt), completion_tokens=len(tokens))))
+        return completions
+
+    def close(self) -> None:
+        del self.lm
+

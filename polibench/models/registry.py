@@ -1,0 +1,39 @@
+"""Backends by name, imported lazily so that ``polibench list`` does not pay for torch or vLLM."""
+
+from __future__ import annotations
+
+import importlib
+
+from polibench.errors import BackendError
+from polibench.models.base import ModelBackend
+
+# name -> "module:Class"; a backend's heavy dependencies are imported only when it is chosen.
+BACKENDS: dict[str, str] = {
+    "hf": "polibench.models.hf:HFBackend",
+    "llamacpp": "polibench.models.llamacpp:LlamaCppBackend",
+}
+
+
+def register_backend(name: str, target: str) -> None:
+    """Register a backend implemented outside polibench (``"package.module:Class"``)."""
+    BACKENDS[name] = target
+
+
+def backend_class(name: str) -> type[ModelBackend]:
+    if name not in BACKENDS:
+        raise BackendError(f"unknown backend '{name}'; available: {', '.join(sorted(BACKENDS))}")
+    module_name, _, class_name = BACKENDS[name].partition(":")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise BackendError(f"backend '{name}' needs a package that is not installed ({exc.name}); "
+                           f"see the README's install section") from None
+    return getattr(module, class_name)
+
+
+def create_backend(name: str, model: str | None, model_args: dict) -> ModelBackend:
+    cls = backend_class(name)
+    try:
+        return cls(model, **model_args)
+    except TypeError as exc:
+        raise BackendError(f"backend '{name}': bad --model-args ({exc})") from None

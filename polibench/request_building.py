@@ -1,0 +1,77 @@
+"""Stage 2: turn a task (instrument items x statement forms x prompt variants x samples) into Samples.
+
+Each sample gets its own seed derived from the run seed and its identity, so the same command gives the
+same responses with the same backend, whatever order or batch the requests are served in.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Optional
+
+from polibench.records import ChatMessage, Sample
+from polibench.taskspec.loader import TaskRegistry
+from polibench.taskspec.schema import Item, PromptVariant, TaskConfig
+
+FLIP = {"left": "right", "right": "left"}
+
+
+def derive_seed(run_seed: int, *parts: object) -> int:
+    """A stable 31-bit seed from the run seed and any identifying parts."""
+    text = "\x1f".join([str(run_seed), *map(str, parts)])
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:4], "big") & 0x7FFFFFFF
+
+
+def fill_template(template: str, statement: str, model_name: str) -> str:
+    """Fill ``{statement}`` and ``{model_name}``; other braces in the template are left alone."""
+    return template.replace("{statement}", statement).replace("{model_name}", model_name)
+
+
+def statement_for(item: Item, form: str) -> tuple[str, str]:
+    """The statement shown for a form, and the side agreeing with it reflects (opposite flips it)."""
+    if form == "original":
+        return item.text, item.agree_side
+    text = getattr(item.forms, form)
+    if text is None:
+        raise ValueError(f"item {item.id} has no '{form}' form")
+    return text, FLIP[item.agree_side] if form == "opposite" else item.agree_side
+
+
+def build_messages(variant: PromptVariant, prompt: str) -> Optional[list[ChatMessage]]:
+    if not variant.chat:
+        return None
+    messages = [ChatMessage(role="system", content=variant.system)] if variant.system else []
+    return messages + [ChatMessage(role="user", content=prompt)]
+
+
+def build_samples(
+    task: TaskConfig,
+    registry: TaskRegistry,
+    *,
+    seed: Optional[int] = None,
+    samples_per_prompt: Optional[int] = None,
+    limit: Optional[int] = None,
+    model_name: str = "model",
+) -> list[Sample]:
+    """All samples of a task, in a stable order. ``limit`` keeps the first N items of each instrument."""
+    run_seed = task.generation.seed if seed is None else seed
+    n = samples_per_prompt or task.generation.samples
+    variants = registry.variant_sets[task.variants].variants
+    out: list[Sample] = []
+    for inst_name in task.instruments:
+        items = registry.instruments[inst_name].items
+        for item in items[:limit] if limit else items:
+            for form in task.forms:
+                statement, side = statement_for(item, form)
+                for variant in variants:
+                    prompt = fill_template(variant.template, statement, model_name)
+                    messages = build_messages(variant, prompt)
+                    for index in range(n):
+                        out.append(Sample(
+                            task=task.task, instrument=inst_name, item_id=item.id, statement=statement,
+                            dimension=item.dimension, agree_side=side, form=form, variant=variant.id,
+                            scoring=variant.scoring, sample_index=index,
+                            seed=derive_seed(run_seed, task.task, item.id, form, variant.id, index),
+                            prompt=prompt, messages=messages,
+                        ))
+    return out

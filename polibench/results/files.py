@@ -1,0 +1,89 @@
+"""Write and read a run folder without ever leaving a half-written result behind.
+
+Samples are appended to ``samples.jsonl.partial`` (flushed per chunk) while the run goes; only a finished
+run renames it to ``samples.jsonl``. ``results.json`` and ``report.md`` are written to a temporary file and
+renamed into place.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Iterable
+
+from pydantic import ValidationError
+
+from polibench.errors import PolibenchError
+from polibench.records import Sample
+
+SAMPLES = "samples.jsonl"
+RESULTS = "results.json"
+REPORT = "report.md"
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+
+
+class SampleSink:
+    """Appends finished samples to the run's partial samples file; :meth:`finish` publishes it."""
+
+    def __init__(self, run_dir: Path):
+        self.run_dir = run_dir
+        run_dir.mkdir(parents=True, exist_ok=True)
+        self.partial = run_dir / (SAMPLES + ".partial")
+        self.partial.unlink(missing_ok=True)
+
+    def write(self, samples: Iterable[Sample]) -> None:
+        with open(self.partial, "a", encoding="utf-8") as handle:
+            for s in samples:
+                handle.write(s.model_dump_json() + "\n")
+            handle.flush()
+            os.fsync(handle.fileno())
+
+    def finish(self) -> Path:
+        final = self.run_dir / SAMPLES
+        os.replace(self.partial, final)
+        return final
+
+
+def write_samples(run_dir: Path, samples: Iterable[Sample]) -> Path:
+    sink = SampleSink(run_dir)
+    sink.write(samples)
+    return sink.finish()
+
+
+def read_samples(path: Path) -> list[Sample]:
+    if not path.is_file():
+        raise PolibenchError(f"{path}: no such file (is this a finished polibench run folder?)")
+    out = []
+    with open(path, encoding="utf-8") as handle:
+        for number, line in enumerate(handle, 1):
+            if not line.strip():
+                continue
+            try:
+                out.append(Sample.model_validate_json(line))
+            except ValidationError as exc:
+                first = exc.errors()[0]
+                field = ".".join(str(p) for p in first["loc"]) or "(line)"
+                raise PolibenchError(f"{path}: line {number}: field '{field}': {first['msg']}") from None
+    return out
+
+
+def write_results(run_dir: Path, results: dict) -> Path:
+    path = run_dir / RESULTS
+    atomic_write_text(path, json.dumps(results, indent=2, ensure_ascii=False, sort_keys=False) + "\n")
+    return path
+
+
+def read_results(run_dir: Path) -> dict:
+    path = run_dir / RESULTS
+    if not path.is_file():
+        raise PolibenchError(f"{path}: no such file (is this a finished polibench run folder?)")
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise PolibenchError(f"{path}: not valid JSON ({exc})") from None

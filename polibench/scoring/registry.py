@@ -1,0 +1,31 @@
+"""Stance scorers by name, imported lazily (the NLI and classifier scorers need torch)."""
+
+from __future__ import annotations
+
+import importlib
+
+from polibench.errors import PolibenchError
+from polibench.scoring.base import StanceScorer
+
+SCORERS: dict[str, str] = {
+    "lexical": "polibench.scoring.lexical:LexicalScorer",
+    "nli": "polibench.scoring.nli:NLIScorer",
+}
+
+# Used by `polibench run` on the embedded model, which must work offline.
+OFFLINE_DEFAULT = "lexical"
+
+
+def register_scorer(name: str, target: str) -> None:
+    SCORERS[name] = target
+
+
+def create_scorer(name: str, labels, **kwargs) -> StanceScorer:
+    if name not in SCORERS:
+        raise PolibenchError(f"unknown scorer '{name}'; available: {', '.join(sorted(SCORERS))}")
+    module_name, _, class_name = SCORERS[name].partition(":")
+    cls = getattr(importlib.import_module(module_name), class_name)
+    try:
+        return cls(labels=labels, **kwargs)
+    except TypeError as exc:
+        raise PolibenchError(f"scorer '{name}': bad arguments ({exc})") from None

@@ -1,0 +1,47 @@
+"""Stage 4: give every sample a :class:`~polibench.records.Stance`.
+
+Samples from a Likert variant are first read by the Likert parser; a clear 1–5 answer is final
+(confidence 1.0). Everything else goes to the stance scorer, and stances below the confidence threshold
+(0.9 by default, as both Feng et al. and Faulborn et al.) are kept in the records but marked filtered.
+"""
+
+from __future__ import annotations
+
+from tqdm.auto import tqdm
+
+from polibench.records import Sample, Stance
+from polibench.scoring.base import StanceScorer
+from polibench.scoring.likert import likert_to_stance, parse_likert
+
+
+def score_samples(samples: list[Sample], scorer: StanceScorer, threshold: float = 0.9,
+                  show_progress: bool = True) -> list[Sample]:
+    """Return copies of ``samples`` with ``stance`` filled in; order is preserved."""
+    stances: dict[int, Stance] = {}
+    to_scorer: list[int] = []
+    for i, sample in enumerate(samples):
+        if not (sample.response or "").strip():
+            stances[i] = Stance(label=None, scorer="none", kept=False, reason="empty_response")
+            continue
+        if sample.scoring == "likert":
+            value = parse_likert(sample.response)
+            if value is not None:
+                label = likert_to_stance(value)
+                stances[i] = Stance(label=label, confidence=1.0, probs={label: 1.0}, scorer=f"likert:{value}",
+                                    kept=True)
+                continue
+        to_scorer.append(i)
+    if to_scorer:
+        with tqdm(total=len(to_scorer), desc=f"scoring ({scorer.name})", unit="resp",
+                  disable=not show_progress) as bar:
+            results = scorer.score([samples[i].statement for i in to_scorer],
+                                   [samples[i].response for i in to_scorer], progress=bar.update)
+        for i, result in zip(to_scorer, results):
+            if result.label is None:
+                stances[i] = Stance(label=None, scorer=scorer.name, kept=False, reason="abstained")
+            else:
+                kept = result.confidence >= threshold
+                stances[i] = Stance(label=result.label, confidence=round(result.confidence, 6),
+                                    probs={k: round(v, 6) for k, v in result.probs.items()}, scorer=scorer.name,
+                                    kept=kept, reason="" if kept else "low_confidence")
+    return [s.model_copy(update={"stance": stances[i]}) for i, s in enumerate(samples)]

@@ -1,0 +1,129 @@
+"""Read YAML files from ``tasks/`` (and ``--include-path`` folders) into a :class:`TaskRegistry`.
+
+The first key of a file names its kind (``instrument:``, ``variant_set:`` or ``task:``). A validation
+error becomes one :class:`SpecError` naming the file, the field path and what was
+expected; the CLI prints it and exits 2.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable
+
+import yaml
+from pydantic import BaseModel, ValidationError
+
+from polibench.errors import SpecError
+from polibench.paths import builtin_tasks_dir
+from polibench.taskspec.schema import Instrument, TaskConfig, VariantSet
+
+KINDS: dict[str, type[BaseModel]] = {"instrument": Instrument, "variant_set": VariantSet, "task": TaskConfig}
+
+
+def _field_path(loc: tuple) -> str:
+    parts: list[str] = []
+    for part in loc:
+        if isinstance(part, int):
+            parts.append(f"[{part}]")
+        else:
+            parts.append(("." if parts else "") + str(part))
+    return "".join(parts) or "(top level)"
+
+
+def _describe(error: dict) -> str:
+    kind = error["type"]
+    if kind == "extra_forbidden":
+        return "unknown key (not part of the schema; check the spelling)"
+    if kind == "missing":
+        return "required field is missing"
+    given = error.get("input")
+    text = error["msg"]
+    if kind.startswith("value_error"):
+        text = text.removeprefix("Value error, ")
+    if not isinstance(given, (dict, list)):
+        text += f" (got {given!r})"
+    return text
+
+
+def parse_file(path: Path) -> BaseModel:
+    """Parse and validate one YAML file, choosing the schema from its kind key."""
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"line {mark.line + 1}" if mark else "(file)"
+        raise SpecError(str(path), where, f"valid YAML ({getattr(exc, 'problem', exc)})") from None
+    if not isinstance(data, dict):
+        raise SpecError(str(path), "(top level)", "a mapping with one of the keys " + ", ".join(KINDS))
+    kind = next(iter(data), None)
+    if kind not in KINDS:
+        raise SpecError(str(path), str(kind), "the first key to name the file's kind: " + ", ".join(KINDS))
+    schema = KINDS[kind]
+    try:
+        return schema.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        raise SpecError(str(path), _field_path(first["loc"]), _describe(first)) from None
+
+
+@dataclass
+class TaskRegistry:
+    """Everything found in the task folders, by name, with the file each came from."""
+
+    instruments: dict[str, Instrument] = field(default_factory=dict)
+    variant_sets: dict[str, VariantSet] = field(default_factory=dict)
+    tasks: dict[str, TaskConfig] = field(default_factory=dict)
+    sources: dict[tuple[str, str], Path] = field(default_factory=dict)
+
+    def add(self, spec: BaseModel, path: Path) -> None:
+        if isinstance(spec, Instrument):
+            kind, name, table = "instrument", spec.instrument, self.instruments
+        elif isinstance(spec, VariantSet):
+            kind, name, table = "variant_set", spec.variant_set, self.variant_sets
+        else:
+            kind, name, table = "task", spec.task, self.tasks
+        if (kind, name) in self.sources:
+            raise SpecError(str(path), kind, f"a unique name; '{name}' is already defined in "
+                                             f"{self.sources[(kind, name)]}")
+        table[name] = spec
+        self.sources[(kind, name)] = path
+
+    def check_references(self) -> None:
+        """Every task must name instruments and a variant set that exist."""
+        for name, task in self.tasks.items():
+            path = str(self.sources[("task", name)])
+            for inst in task.instruments:
+                if inst not in self.instruments:
+                    raise SpecError(path, "instrument", f"one of {sorted(self.instruments)} (got '{inst}')")
+            if task.variants not in self.variant_sets:
+                raise SpecError(path, "variants", f"one of {sorted(self.variant_sets)} (got '{task.variants}')")
+            for inst in task.instruments:
+                for form in task.forms:
+                    if form == "original":
+                        continue
+                    missing = [i.id for i in self.instruments[inst].items if getattr(i.forms, form) is None]
+                    if missing:
+                        raise SpecError(path, "forms", f"every item of '{inst}' to have a '{form}' form; "
+                                                       f"missing on {missing[:5]}")
+
+    def task(self, name: str) -> TaskConfig:
+        if name not in self.tasks:
+            from polibench.errors import PolibenchError
+
+            raise PolibenchError(f"unknown task '{name}'; available: {', '.join(sorted(self.tasks))}")
+        return self.tasks[name]
+
+
+def load_registry(include_paths: Iterable[str | Path] = ()) -> TaskRegistry:
+    """Load the built-in tasks plus any user folders (searched recursively for ``*.yaml``/``*.yml``)."""
+    registry = TaskRegistry()
+    folders = [builtin_tasks_dir(), *[Path(p) for p in include_paths]]
+    for folder in folders:
+        if not folder.is_dir():
+            raise SpecError(str(folder), "--include-path", "an existing folder of task YAML files")
+        files = sorted([*folder.rglob("*.yaml"), *folder.rglob("*.yml")])
+        for path in files:
+            registry.add(parse_file(path), path)
+    registry.check_references()
+    return registry

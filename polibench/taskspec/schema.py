@@ -1,0 +1,128 @@
+"""Pydantic schema of the three kinds of YAML file in ``tasks/``: instruments, prompt variants, tasks.
+
+Every model forbids unknown keys, so a typo in a YAML file is an error rather than a silently ignored
+setting. A file declares its kind by its first key: ``instrument:``, ``variant_set:`` or ``task:``.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, Optional
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from polibench.records import Dimension, Form, GenerationSettings, Side
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Weights(Strict):
+    """Per-answer scoring weights, in the order strongly disagree, disagree, agree, strongly agree."""
+
+    economic: list[float] = Field(..., min_length=4, max_length=4)
+    social: list[float] = Field(..., min_length=4, max_length=4)
+
+
+class Forms(Strict):
+    """Alternative wordings of an item (Faulborn et al.)."""
+
+    reformulation: Optional[str] = Field(None, description="same meaning, new wording")
+    opposite: Optional[str] = Field(None, description="the politically opposite statement (agree flips side)")
+
+
+class Item(Strict):
+    id: str = Field(..., min_length=1)
+    text: str = Field(..., min_length=1)
+    dimension: Dimension
+    agree_side: Side = Field(..., description="which side agreeing with the original statement reflects")
+    weights: Optional[Weights] = None
+    label_note: Optional[str] = Field(None, description="why this dimension/side (hand labels say so here)")
+    forms: Forms = Field(default_factory=Forms)
+    source_id: Optional[str] = Field(None, description="the item's id in the source questionnaire")
+
+    @field_validator("id", mode="before")
+    @classmethod
+    def _id_as_text(cls, value):
+        return str(value) if isinstance(value, int) else value
+
+
+class Instrument(Strict):
+    instrument: str = Field(..., pattern=r"^[a-z0-9][a-z0-9_-]*$")
+    name: str
+    version: int = 1
+    description: str = ""
+    provenance: dict = Field(default_factory=dict)
+    scoring: Optional[Literal["pct"]] = Field(None, description="'pct': items carry js.js weights")
+    items: list[Item] = Field(..., min_length=1)
+
+    @model_validator(mode="after")
+    def _unique_ids(self):
+        seen: set[str] = set()
+        for item in self.items:
+            if item.id in seen:
+                raise ValueError(f"duplicate item id '{item.id}'")
+            seen.add(item.id)
+        if self.scoring == "pct":
+            missing = [i.id for i in self.items if i.weights is None]
+            if missing:
+                raise ValueError(f"scoring 'pct' needs weights on every item; missing on {missing}")
+        return self
+
+
+class PromptVariant(Strict):
+    id: str = Field(..., pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+    template: str = Field(..., description="text with a {statement} slot; {model_name} is also filled in")
+    system: Optional[str] = Field(None, description="system message for chat models")
+    chat: bool = Field(True, description="wrap in the model's chat template when it has one")
+    scoring: Literal["stance", "likert"] = "stance"
+
+    @field_validator("template")
+    @classmethod
+    def _has_slot(cls, value: str) -> str:
+        if "{statement}" not in value:
+            raise ValueError("template must contain the {statement} slot")
+        return value
+
+
+class VariantSet(Strict):
+    variant_set: str = Field(..., pattern=r"^[a-z0-9][a-z0-9_-]*$")
+    description: str = ""
+    provenance: dict = Field(default_factory=dict)
+    variants: list[PromptVariant] = Field(..., min_length=1)
+
+    @model_validator(mode="after")
+    def _unique_ids(self):
+        ids = [v.id for v in self.variants]
+        dupes = sorted({i for i in ids if ids.count(i) > 1})
+        if dupes:
+            raise ValueError(f"duplicate variant ids {dupes}")
+        return self
+
+
+class ScoringConfig(Strict):
+    scorer: str = Field("nli", description="stance scorer name (see `polibench list --scorers`)")
+    scorer_args: dict = Field(default_factory=dict)
+    threshold: float = Field(0.9, ge=0.0, le=1.0, description="drop stances below this confidence")
+    labels: list[Literal["agree", "disagree", "neutral", "unrelated"]] = Field(
+        default_factory=lambda: ["agree", "disagree"], min_length=2
+    )
+
+
+class TaskConfig(Strict):
+    task: str = Field(..., pattern=r"^[a-z0-9][a-z0-9_-]*$")
+    version: int = 1
+    description: str = ""
+    instrument: str | list[str]
+    variants: str = Field(..., description="name of a variant set")
+    forms: list[Form] = Field(default_factory=lambda: ["original"], min_length=1)
+    generation: GenerationSettings = Field(default_factory=GenerationSettings)
+    scoring: ScoringConfig = Field(default_factory=ScoringConfig)
+    metrics: list[Literal["pct_coordinates", "coverage", "faulborn_bias"]] = Field(
+        default_factory=lambda: ["coverage"]
+    )
+    provenance: dict = Field(default_factory=dict)
+
+    @property
+    def instruments(self) -> list[str]:
+        return [self.instrument] if isinstance(self.instrument, str) else list(self.instrument)
