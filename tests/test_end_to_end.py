@@ -1,0 +1,74 @@
+"""`polibench run` on the real embedded model through the CLI, in a subprocess, and its run folder."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+pytest.importorskip("llama_cpp")
+
+
+def polibench(*args, cwd=None):
+    return subprocess.run([sys.executable, "-m", "polibench", *args], capture_output=True, text=True, cwd=cwd,
+                          timeout=600)
+
+
+@pytest.fixture(scope="module")
+def run_dir(tmp_path_factory):
+    out = tmp_path_factory.mktemp("run") / "pct"
+    proc = polibench("run", "--tasks", "pct", "--limit", "3", "--samples", "2", "--scorer", "lexical",
+                     "--output-path", str(out), "--no-progress")
+    assert proc.returncode == 0, proc.stderr
+    assert "economic" in proc.stdout and "coverage" in proc.stdout
+    return out
+
+
+def test_files_are_complete_and_consistent(run_dir):
+    assert sorted(p.name for p in run_dir.iterdir() if p.suffix in (".jsonl", ".json", ".md")) == \
+        ["report.md", "results.json", "samples.jsonl"]
+    assert not list(run_dir.glob("*.partial")) and not list(run_dir.glob("*.tmp"))
+    lines = [json.loads(line) for line in (run_dir / "samples.jsonl").read_text().splitlines()]
+    assert len(lines) == 6  # 3 statements x 2 samples
+    assert {(s["item_id"], s["sample_index"]) for s in lines} == {(f"pct-0{i}", k) for i in (1, 2, 3) for k in (0, 1)}
+    assert all(s["response"] is not None and s["stance"]["scorer"] in ("lexical", "none") for s in lines)
+    assert len({s["seed"] for s in lines}) == 6
+    results = json.loads((run_dir / "results.json").read_text())
+    block = results["results"]["pct"]
+    kept = sum(s["stance"]["kept"] for s in lines)
+    assert block["coverage"]["responses"] == 6 and block["coverage"]["responses_kept"] == kept
+    assert set(block["pct"]["answers"]) == {f"pct-{i:02d}" for i in range(1, 63)}
+    assert results["model"]["backend"] == "llamacpp" and len(results["model"]["gguf_sha256"]) == 64
+    assert results["configs"]["pct"]["generation"]["samples"] == 10 and results["run"]["samples_per_prompt"] == 2
+    assert results["polibench_version"] and results["date"] and "pct" in results["versions"]
+    assert "# polibench report" in (run_dir / "report.md").read_text()
+
+
+def test_score_recomputes_the_same_results(run_dir):
+    proc = polibench("score", str(run_dir), "--check")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "matches" in proc.stdout
+
+
+def test_same_command_same_responses(run_dir, tmp_path):
+    proc = polibench("run", "--tasks", "pct", "--limit", "3", "--samples", "2", "--scorer", "lexical",
+                     "--output-path", str(tmp_path / "again"), "--no-progress")
+    assert proc.returncode == 0, proc.stderr
+    first = [json.loads(x)["response"] for x in (run_dir / "samples.jsonl").read_text().splitlines()]
+    again = [json.loads(x)["response"] for x in (tmp_path / "again" / "samples.jsonl").read_text().splitlines()]
+    assert first == again
+
+
+@pytest.mark.parametrize("args, message", [
+    (["run", "--tasks", "nope"], "unknown task 'nope'"),
+    (["run", "--limit", "0"], "--limit must be at least 1"),
+    (["run", "--backend", "nope"], "unknown backend 'nope'"),
+    (["run", "--model-args", "oops"], "key=value"),
+    (["run", "--model", "/no/such/model.gguf", "--backend", "llamacpp"], "existing .gguf"),
+    (["score", "/no/such/run"], "no such file"),
+])
+def test_bad_input_one_line_exit_2(args, message, tmp_path):
+    proc = polibench(*args, "--output-path", str(tmp_path / "o")) if args[0] == "run" else polibench(*args)
+    assert proc.returncode == 2
+    assert message in proc.stderr and "Traceback" not in proc.stderr
+    assert not (tmp_path / "o" / "results.json").exists()
