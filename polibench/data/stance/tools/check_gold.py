@@ -1,0 +1,100 @@
+"""Check the gold stance set: python polibench/data/stance/tools/check_gold.py [DATA_DIR]
+
+Verifies fields, labels, styles and sources; unique ids; no statement_id shared between train and test;
+then prints counts per label x split, per style (x label) and per source. Exit status 1 on any error.
+"""
+from __future__ import annotations
+
+import collections
+import json
+import pathlib
+import re
+import sys
+
+LABELS = ("agree", "disagree", "neutral", "unrelated")
+STYLES = (
+    "explicit_first", "explicit_end", "hedged", "refusal", "implicit_argument", "negation_trap", "likert_number",
+    "likert_text", "reformulated_statement", "opposite_statement", "off_topic", "echo", "very_short", "very_long",
+    "sarcasm", "real_model",
+)
+SOURCES = ("written", "smollm2-135m")
+FIELDS = {"id", "statement_id", "statement", "response", "label", "style", "source"}
+SID_RE = re.compile(r"^(pct|wvs|extra)-\d{2}$")
+
+
+def main() -> int:
+    root = pathlib.Path(sys.argv[1]) if len(sys.argv) > 1 else pathlib.Path(__file__).resolve().parents[1]
+    errors: list[str] = []
+    splits: dict[str, list[dict]] = {}
+    for name in ("train", "test"):
+        rows = []
+        path = root / f"{name}.jsonl"
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            try:
+                r = json.loads(line)
+            except json.JSONDecodeError as exc:
+                errors.append(f"{name}:{n}: bad JSON ({exc})")
+                continue
+            if set(r) != FIELDS:
+                errors.append(f"{name}:{n}: fields {sorted(r)} != {sorted(FIELDS)}")
+            if r.get("label") not in LABELS:
+                errors.append(f"{name}:{n}: label {r.get('label')!r}")
+            if r.get("style") not in STYLES:
+                errors.append(f"{name}:{n}: style {r.get('style')!r}")
+            if r.get("source") not in SOURCES:
+                errors.append(f"{name}:{n}: source {r.get('source')!r}")
+            if (r.get("style") == "real_model") != (r.get("source") == "smollm2-135m"):
+                errors.append(f"{name}:{n}: style/source mismatch")
+            if not SID_RE.match(str(r.get("statement_id", ""))):
+                errors.append(f"{name}:{n}: statement_id {r.get('statement_id')!r}")
+            for k in ("statement", "response", "id"):
+                if not isinstance(r.get(k), str) or not r.get(k).strip():
+                    errors.append(f"{name}:{n}: empty {k}")
+            rows.append(r)
+        ids = [r.get("id") for r in rows]
+        if ids != sorted(ids):
+            errors.append(f"{name}: rows not sorted by id")
+        splits[name] = rows
+
+    all_ids = [r.get("id") for rows in splits.values() for r in rows]
+    dup = [k for k, v in collections.Counter(all_ids).items() if v > 1]
+    if dup:
+        errors.append(f"duplicate ids: {dup[:10]}")
+    sid = {name: {r.get("statement_id") for r in rows} for name, rows in splits.items()}
+    overlap = sid["train"] & sid["test"]
+    if overlap:
+        errors.append(f"statement_id in both splits: {sorted(overlap)}")
+    pairs = collections.Counter((r["statement"], r["response"]) for rows in splits.values() for r in rows)
+    dups = [k for k, v in pairs.items() if v > 1]
+    if dups:
+        print(f"note: {len(dups)} (statement, response) pairs occur more than once")
+
+    total = sum(len(v) for v in splits.values())
+    print(f"rows: {total}  (train {len(splits['train'])}, test {len(splits['test'])}); "
+          f"statement groups: train {len(sid['train'])}, test {len(sid['test'])}")
+    print("\nlabel x split")
+    print(f"{'label':<11}" + "".join(f"{s:>8}" for s in ("train", "test", "total", "share")))
+    for lab in LABELS:
+        a = sum(r["label"] == lab for r in splits["train"])
+        b = sum(r["label"] == lab for r in splits["test"])
+        print(f"{lab:<11}{a:>8}{b:>8}{a + b:>8}{(a + b) / max(total, 1):>8.1%}")
+    print("\nstyle x label (all rows)")
+    print(f"{'style':<24}" + "".join(f"{lab[:8]:>10}" for lab in LABELS) + f"{'total':>8}{'test':>6}")
+    for st in STYLES:
+        rows = [r for v in splits.values() for r in v if r["style"] == st]
+        c = collections.Counter(r["label"] for r in rows)
+        t = sum(r["style"] == st for r in splits["test"])
+        print(f"{st:<24}" + "".join(f"{c[lab]:>10}" for lab in LABELS) + f"{len(rows):>8}{t:>6}")
+    src = collections.Counter(r["source"] for v in splits.values() for r in v)
+    print("\nsource:", dict(src))
+    if errors:
+        print("\nERRORS:")
+        for e in errors[:50]:
+            print(" ", e)
+        return 1
+    print("\nOK")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
