@@ -35,6 +35,7 @@ class RunOptions:
     threshold: Optional[float] = None
     show_progress: bool = True
     command: list[str] = field(default_factory=list)
+    cache: Optional[object] = None  # a polibench.cache.ResponseCache: reuse and persist responses (resume)
 
 
 def scoring_setup(task: TaskConfig, options: RunOptions) -> tuple[str, dict, float]:
@@ -55,7 +56,7 @@ def results_document(tasks: list[TaskConfig], registry: TaskRegistry, samples: d
     instruments = {n: registry.instruments[n] for t in tasks for n in t.instruments}
     variant_sets = {t.variants: registry.variant_sets[t.variants] for t in tasks}
     return {
-        "results": {t.task: compute_task_results(t, instruments, samples[t.task]) for t in tasks},
+        "results": {t.task: compute_task_results(t, instruments, samples[t.task], seed=options.seed) for t in tasks},
         "configs": {t.task: t.model_dump(mode="json") for t in tasks},
         "versions": {t.task: t.version for t in tasks},
         "instruments": {n: i.model_dump(mode="json", exclude_none=True) for n, i in instruments.items()},
@@ -83,7 +84,7 @@ def evaluate(task_names: list[str], registry: TaskRegistry, backend: ModelBacken
         settings = task.generation if options.seed is None else task.generation.model_copy(
             update={"seed": options.seed})
         samples = generate_samples(samples, backend, settings, show_progress=options.show_progress,
-                                   desc=f"{task.task}: generating")
+                                   desc=f"{task.task}: generating", cache=options.cache)
         name, args, threshold = scoring_setup(task, options)
         key = (name, tuple(task.scoring.labels), repr(sorted(args.items())))
         if key not in scorer_cache:

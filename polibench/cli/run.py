@@ -16,7 +16,8 @@ def add_parser(sub) -> None:
                        description="Evaluate a model. With no --model, runs the embedded SmolLM2-135M-Instruct "
                                    "offline with the offline default stance scorer.")
     p.add_argument("--model", help="hub id, local folder or .gguf file (default: the embedded SmolLM2 model)")
-    p.add_argument("--backend", help="hf, llamacpp, ... (default: chosen from --model; see README)")
+    p.add_argument("--backend", help="hf, llamacpp, vllm, openai, mlm, lm-eval (default: chosen from --model; "
+                                     "see docs/backends.md)")
     p.add_argument("--model-args", help="backend options as k=v,k=v (e.g. dtype=bfloat16,device=cuda)")
     p.add_argument("--tasks", default="pct", help="comma-separated task names (default: pct)")
     p.add_argument("--limit", type=int, help="only the first N items of each instrument")
@@ -29,6 +30,12 @@ def add_parser(sub) -> None:
     p.add_argument("--threshold", type=float, help="confidence filter (default: the task's, 0.9)")
     p.add_argument("--include-path", action="append", default=[], help="extra folder of task YAML files")
     p.add_argument("--no-progress", action="store_true", help="hide progress bars")
+    p.add_argument("--base-url", help="OpenAI-compatible server (e.g. http://127.0.0.1:8000/v1); implies "
+                                      "--backend openai; the API key is read from $OPENAI_API_KEY only")
+    p.add_argument("--concurrency", type=int, help="requests in flight for the openai backend (default 8)")
+    p.add_argument("--no-cache", action="store_true",
+                   help="neither reuse nor store responses (default cache: $POLIBENCH_CACHE/responses.sqlite, "
+                        "which lets an interrupted run resume)")
     p.set_defaults(handler=run_command)
 
 
@@ -39,6 +46,7 @@ def default_output(model_name: str) -> Path:
 
 
 def run_command(args: argparse.Namespace) -> int:
+    from polibench.cache import ResponseCache
     from polibench.errors import PolibenchError
     from polibench.evaluator import RunOptions, evaluate
     from polibench.models.registry import create_backend
@@ -46,7 +54,7 @@ def run_command(args: argparse.Namespace) -> int:
     from polibench.scoring.registry import OFFLINE_DEFAULT
     from polibench.taskspec.loader import load_registry
 
-    for flag in ("limit", "samples", "batch_size"):
+    for flag in ("limit", "samples", "batch_size", "concurrency"):
         value = getattr(args, flag)
         if value is not None and value < 1:
             raise PolibenchError(f"--{flag.replace('_', '-')} must be at least 1 (got {value})")
@@ -56,31 +64,48 @@ def run_command(args: argparse.Namespace) -> int:
         registry.task(name)  # fail before loading a model
     model_args = parse_kv(args.model_args, "--model-args")
     scorer_args = parse_kv(args.scorer_args, "--scorer-args")
-    backend_name, model, embedded = choose(args.model, args.backend)
-    if backend_name in ("hf",) and "batch_size" not in model_args:
+    backend_name, model, embedded = choose(args.model, args.backend, base_url=args.base_url)
+    if backend_name in ("hf", "mlm") and "batch_size" not in model_args:
         model_args["batch_size"] = args.batch_size
+    if args.base_url or args.concurrency:
+        if backend_name != "openai":
+            raise PolibenchError(f"--base-url and --concurrency are for the openai backend, not '{backend_name}'")
+        if args.base_url:
+            model_args["base_url"] = args.base_url
+        if args.concurrency:
+            model_args["concurrency"] = args.concurrency
     scorer = args.scorer or (OFFLINE_DEFAULT if embedded else None)
-    print(f"polibench: model {model} on backend '{backend_name}'"
+    print(f"polibench: model {model or model_args.get('model', '')} on backend '{backend_name}'"
           + (" (embedded default)" if embedded else "") + f"; tasks {', '.join(task_names)}", file=sys.stderr)
     backend = create_backend(backend_name, model, model_args)
     out = Path(args.output_path) if args.output_path else default_output(backend.display_name)
+    cache = None if args.no_cache else ResponseCache()
     options = RunOptions(seed=args.seed, limit=args.limit, samples_per_prompt=args.samples, scorer=scorer,
                          scorer_args=scorer_args, threshold=args.threshold, show_progress=not args.no_progress,
-                         command=sys.argv[1:])
-    document = evaluate(task_names, registry, backend, out, options)
+                         command=sys.argv[1:], cache=cache)
+    try:
+        document = evaluate(task_names, registry, backend, out, options)
+    finally:
+        if cache is not None:
+            print(f"polibench: response cache {cache.path}: {cache.hits} reused, {cache.writes} new", file=sys.stderr)
+            cache.close()
     print_summary(document, out)
     return 0
 
 
 def print_summary(document: dict, out: Path) -> None:
+    from polibench.report.markdown import with_ci
+
     for task, block in document["results"].items():
         cov = block["coverage"]
         line = f"{task}:"
         if "pct" in block:
-            line += f" economic {block['pct']['economic']:+.2f}, social {block['pct']['social']:+.2f};"
+            pct, ci = block["pct"], block["pct"].get("ci") or {}
+            line += (f" economic {with_ci(pct['economic'], ci.get('economic'))},"
+                     f" social {with_ci(pct['social'], ci.get('social'))};")
         bias = block.get("faulborn_bias")
         if bias and bias.get("total") is not None:
-            line += f" Faulborn bias {bias['total']:+.3f};"
+            line += f" Faulborn bias {with_ci(bias['total'], (bias.get('ci') or {}).get('total'), 3)};"
         line += (f" coverage {cov['items_answered']}/{cov['items']} items, {cov['responses_kept']}/"
                  f"{cov['responses']} responses kept ({100 * cov['kept_share']:.1f}%)")
         print(line)

@@ -1,8 +1,8 @@
 """``hf`` backend: transformers causal LMs with batched, left-padded, seeded sampling.
 
 Loads a hub id, a local folder, or a GGUF file (``--model path/to/file.gguf`` or
-``--model-args gguf_file=NAME``). A GGUF file is de-quantised by transformers on first use; the converted
-model is cached (keyed by the file's SHA-256) so later runs load in seconds.
+``--model-args gguf_file=NAME``); transformers de-quantises a GGUF file into float weights when loading
+(tens of seconds for the embedded model; transformers cannot save such a model, so it is not cached).
 
 Reproducibility: transformers draws one random stream per ``generate`` call, so each batch is seeded with
 a value derived from the seeds of its prompts. The same command with the same ``--batch-size`` gives the
@@ -17,7 +17,6 @@ from typing import Optional
 
 from polibench.errors import BackendError
 from polibench.models.base import Completion, ModelBackend, Prompt, ProgressFn, cut_at_stop
-from polibench.paths import cache_dir
 from polibench.records import GenerationSettings, Usage
 
 DTYPES = {"float32", "float16", "bfloat16", "auto"}
@@ -48,7 +47,7 @@ class HFBackend(ModelBackend):
 
     def __init__(self, model: Optional[str], *, device: str = "auto", dtype: str = "auto",
                  gguf_file: Optional[str] = None, revision: Optional[str] = None,
-                 trust_remote_code: bool = False, batch_size: int = 8, cache_gguf: bool = True):
+                 trust_remote_code: bool = False, batch_size: int = 8):
         if not model:
             raise BackendError("the hf backend needs --model (a hub id, a local folder or a .gguf file)")
         if dtype not in DTYPES:
@@ -61,7 +60,7 @@ class HFBackend(ModelBackend):
         self.gguf_sha256: Optional[str] = None
         if gguf_file:
             self.gguf_sha256 = file_sha256(Path(source) / gguf_file)
-        self.tokenizer, self.lm = self._load(source, gguf_file, dtype, revision, trust_remote_code, cache_gguf)
+        self.tokenizer, self.lm = self._load(source, gguf_file, dtype, revision, trust_remote_code)
 
     @staticmethod
     def _resolve_source(model: str, gguf_file: Optional[str]) -> tuple[str, Optional[str]]:
@@ -74,16 +73,11 @@ class HFBackend(ModelBackend):
             raise BackendError(f"hf: {gguf_file} not found in {model}")
         return model, gguf_file
 
-    def _load(self, source, gguf_file, dtype, revision, trust_remote_code, cache_gguf):
+    def _load(self, source, gguf_file, dtype, revision, trust_remote_code):
         import torch
         from transformers import AutoModelForCausalLM, AutoTokenizer
 
         kwargs = {"revision": revision, "trust_remote_code": trust_remote_code}
-        converted = None
-        if gguf_file and cache_gguf:
-            converted = cache_dir() / "hf-gguf" / self.gguf_sha256[:20]
-            if (converted / "config.json").is_file():
-                source, gguf_file, kwargs = str(converted), None, {}
         if gguf_file:
             kwargs["gguf_file"] = gguf_file
         torch_dtype = "auto" if dtype == "auto" else getattr(torch, dtype)
@@ -92,10 +86,6 @@ class HFBackend(ModelBackend):
             lm = AutoModelForCausalLM.from_pretrained(source, dtype=torch_dtype, **kwargs)
         except OSError as exc:
             raise BackendError(f"hf: could not load model '{self.model}': {exc}".splitlines()[0]) from None
-        if gguf_file and converted is not None:
-            converted.mkdir(parents=True, exist_ok=True)
-            tokenizer.save_pretrained(converted)
-            lm.save_pretrained(converted)
         tokenizer.padding_side = "left"
         if tokenizer.pad_token is None:
             tokenizer.pad_token = tokenizer.eos_token

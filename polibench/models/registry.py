@@ -11,6 +11,10 @@ from polibench.models.base import ModelBackend
 BACKENDS: dict[str, str] = {
     "hf": "polibench.models.hf:HFBackend",
     "llamacpp": "polibench.models.llamacpp:LlamaCppBackend",
+    "vllm": "polibench.models.vllm:VLLMBackend",
+    "openai": "polibench.models.openai_api:OpenAIBackend",
+    "mlm": "polibench.models.mlm:MaskedLMBackend",
+    "lm-eval": "polibench.models.lm_eval_bridge:LMEvalBackend",
 }
 
 

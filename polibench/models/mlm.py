@@ -1,0 +1,132 @@
+"""``mlm`` backend: Feng et al.'s probe for encoder (masked) language models such as BERT and RoBERTa.
+
+The prompt (task ``pct-mlm``) ends in "I <mask> with this statement."; the ``<mask>`` placeholder is
+replaced by the model's own mask token (``[MASK]`` for BERT, ``<mask>`` for RoBERTa), the model fills it,
+and the response is the top-k fills with their probabilities as JSON::
+
+    {"mask_fills": [["agree", 0.41], ["support", 0.12], ...]}
+
+The ``mask_lexicon`` scorer turns that into agree/disagree with Feng et al.'s lexicons. k is the task's
+``generation.top_k`` (10 in ``pct-mlm``, as the paper), else ``top_k_tokens``. Filling a mask is
+deterministic: seeds and temperature do not apply. The model loads on the first request.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Optional
+
+from polibench.errors import BackendError
+from polibench.models.base import Completion, ModelBackend, Prompt, ProgressFn
+from polibench.records import GenerationSettings, Usage
+
+PLACEHOLDER = "<mask>"
+DTYPES = {"float32", "float16", "bfloat16", "auto"}
+
+
+def fills_response(fills: list[tuple[str, float]]) -> str:
+    """The response text the backend returns: top fills and their probabilities, as JSON."""
+    return json.dumps({"mask_fills": [[token, round(prob, 6)] for token, prob in fills]}, ensure_ascii=False)
+
+
+def parse_fills(text: str) -> Optional[list[tuple[str, float]]]:
+    """The fills of a :func:`fills_response` text, or None if the text is not one."""
+    try:
+        data = json.loads(text)
+        return [(str(token), float(prob)) for token, prob in data["mask_fills"]]
+    except (ValueError, TypeError, KeyError):
+        return None
+
+
+class MaskedLMBackend(ModelBackend):
+    name = "mlm"
+
+    def __init__(self, model: Optional[str], *, device: str = "auto", dtype: str = "auto",
+                 revision: Optional[str] = None, trust_remote_code: bool = False, batch_size: int = 8,
+                 top_k_tokens: int = 10):
+        if not model:
+            raise BackendError("the mlm backend needs --model (a masked LM: hub id such as bert-base-uncased, "
+                               "or a local folder)")
+        if dtype not in DTYPES:
+            raise BackendError(f"mlm: dtype must be one of {sorted(DTYPES)} (got '{dtype}')")
+        if int(top_k_tokens) < 1 or int(batch_size) < 1:
+            raise BackendError("mlm: top_k_tokens and batch_size must be >= 1")
+        super().__init__(model, device=device, dtype=dtype, revision=revision, trust_remote_code=trust_remote_code,
+                         top_k_tokens=int(top_k_tokens))
+        self.batch_size = int(batch_size)
+        self.top_k_tokens = int(top_k_tokens)
+        self._loaded = None
+
+    def cache_identity(self) -> dict:
+        from polibench.cache.identity import model_fingerprint
+
+        args = self.model_args
+        identity = {"backend": self.name, "model": self.model, "revision": args["revision"] or "main",
+                    "dtype": args["dtype"], "device": args["device"]}
+        fingerprint = model_fingerprint(self.model)
+        if fingerprint:
+            identity["folder_sha256"] = fingerprint
+        return identity
+
+    def _load(self):
+        if self._loaded is None:
+            import torch
+            from transformers import AutoModelForMaskedLM, AutoTokenizer
+
+            from polibench.models.hf import pick_device
+
+            args = self.model_args
+            kwargs = {"revision": args["revision"], "trust_remote_code": args["trust_remote_code"]}
+            dtype = "auto" if args["dtype"] == "auto" else getattr(torch, args["dtype"])
+            try:
+                tokenizer = AutoTokenizer.from_pretrained(self.model, **kwargs)
+                lm = AutoModelForMaskedLM.from_pretrained(self.model, dtype=dtype, **kwargs)
+            except (OSError, ValueError) as exc:
+                raise BackendError(f"mlm: could not load masked LM '{self.model}': {exc}".splitlines()[0]) from None
+            if tokenizer.mask_token is None:
+                raise BackendError(f"mlm: the tokenizer of '{self.model}' has no mask token (not a masked LM?)")
+            device = pick_device(args["device"])
+            lm.to(device).eval()
+            self._loaded = (tokenizer, lm, device)
+        return self._loaded
+
+    def describe(self) -> dict:
+        return {**super().describe(), "batch_size": self.batch_size}
+
+    def masked_text(self, prompt: Prompt, mask_token: str) -> str:
+        text = prompt.plain_text()
+        if text.count(PLACEHOLDER) != 1:
+            raise BackendError(f"mlm: each prompt needs exactly one '{PLACEHOLDER}' slot for the model to fill "
+                               "(use the pct-mlm task or a variant like tasks/variants/feng_mlm.yaml)")
+        return text.replace(PLACEHOLDER, mask_token)
+
+    def generate(self, prompts: list[Prompt], settings: GenerationSettings,
+                 progress: Optional[ProgressFn] = None) -> list[Completion]:
+        import torch
+
+        tokenizer, lm, device = self._load()
+        k = settings.top_k or self.top_k_tokens
+        texts = [self.masked_text(p, tokenizer.mask_token) for p in prompts]
+        out: list[Completion] = []
+        for start in range(0, len(texts), self.batch_size):
+            batch = texts[start:start + self.batch_size]
+            encoded = tokenizer(batch, return_tensors="pt", padding=True)
+            encoded = {name: tensor.to(device) for name, tensor in encoded.items()}
+            with torch.no_grad():
+                logits = lm(**encoded).logits
+            rows, cols = (encoded["input_ids"] == tokenizer.mask_token_id).nonzero(as_tuple=True)
+            if len(rows) != len(batch):
+                raise BackendError("mlm: the mask token did not survive tokenization in every prompt")
+            probs = torch.softmax(logits[rows, cols].float(), dim=-1)
+            top = torch.topk(probs, k=min(k, probs.shape[-1]), dim=-1)
+            lengths = encoded["attention_mask"].sum(dim=1).tolist()
+            for values, ids, n_tokens in zip(top.values.tolist(), top.indices.tolist(), lengths):
+                fills = [(tokenizer.decode([i]).strip(), p) for i, p in zip(ids, values)]
+                out.append(Completion(text=fills_response(fills), finish_reason="mask_filled",
+                                      usage=Usage(prompt_tokens=int(n_tokens), completion_tokens=1)))
+            if progress:
+                progress(len(batch))
+        return out
+
+    def close(self) -> None:
+        self._loaded = None

@@ -1,0 +1,290 @@
+"""``openai`` backend: the OpenAI API, or any OpenAI-compatible server via ``--base-url``.
+
+Works with vLLM's and llama.cpp's servers, Ollama, TGI and other servers that speak the chat
+(``endpoint=chat``, default) or completions (``endpoint=completions``) protocol; without ``--base-url``,
+``$OPENAI_BASE_URL`` is used when set, else the OpenAI API. Requests run on the
+``openai`` SDK's async client with at most ``concurrency`` in flight; failures that may pass (429, 408,
+409, 5xx, timeouts, dropped connections, malformed replies) are retried with exponential backoff and
+jitter, waiting as long as ``Retry-After`` asks (see :mod:`polibench.models.retry`); other errors (401,
+404, 400 ...) stop the run with one message.
+
+The API key is read from the environment (``OPENAI_API_KEY``, or the variable named by
+``api_key_env``) and is never stored: not in ``describe()``, the cache key, logs or results. A local
+server without keys needs none (a placeholder is sent).
+
+Each completion arrives through ``on_result`` as soon as it exists, so the response cache persists it at
+once. Every request carries its sample's seed; servers that honour ``seed`` (vLLM, llama.cpp) then answer
+reproducibly. ``top_k`` is not part of the OpenAI API: it is sent (as an extra body field) only to
+other servers, or when ``send_top_k=true``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import socket
+import sys
+import threading
+import time
+import urllib.request
+from collections import Counter
+from dataclasses import dataclass
+from typing import Optional
+from urllib.parse import urlsplit, urlunsplit
+
+from polibench.errors import BackendError
+from polibench.models.base import Completion, Prompt
+from polibench.models.retry import RetryPolicy, parse_retry_after, retryable_status
+from polibench.models.streaming import ResultFn, StreamingBackend
+from polibench.records import GenerationSettings, Usage
+
+OPENAI_URL = "https://api.openai.com/v1"
+ENDPOINTS = ("chat", "completions")
+TOKEN_PARAMS = ("max_tokens", "max_completion_tokens")
+
+
+class MalformedResponse(Exception):
+    """The server answered 200 with something that is not a usable completion."""
+
+
+@dataclass
+class Failure:
+    kind: str
+    retryable: bool
+    message: str
+    retry_after: Optional[float] = None
+
+
+def strip_credentials(url: str) -> str:
+    """The URL without any ``user:password@`` part (safe to write to results)."""
+    parts = urlsplit(url)
+    if parts.username or parts.password:
+        host = parts.hostname or ""
+        netloc = host + (f":{parts.port}" if parts.port else "")
+        parts = parts._replace(netloc=netloc)
+    return urlunsplit(parts).rstrip("/")
+
+
+def classify(exc: BaseException) -> Failure:
+    """Which failures are worth another try, and how long the server asked us to wait."""
+    import openai
+
+    if isinstance(exc, openai.APITimeoutError):
+        return Failure("timeout", True, "request timed out")
+    if isinstance(exc, openai.APIConnectionError):
+        return Failure("connection", True, f"connection error ({exc.__cause__ or exc})")
+    if isinstance(exc, openai.APIStatusError):
+        status = exc.status_code
+        retry_after = parse_retry_after(exc.response.headers if exc.response is not None else None)
+        return Failure(f"http_{status}", retryable_status(status), f"HTTP {status}: {exc.message}", retry_after)
+    if isinstance(exc, (openai.APIResponseValidationError, MalformedResponse, json.JSONDecodeError,
+                        ValueError, KeyError, TypeError, AttributeError)):
+        return Failure("malformed", True, f"malformed response ({type(exc).__name__}: {exc})")
+    return Failure(type(exc).__name__, False, str(exc))
+
+
+class OpenAIBackend(StreamingBackend):
+    name = "openai"
+    chunk_size = 256  # requests handed to the async pool at once (the cache still persists each one)
+
+    def __init__(self, model: Optional[str], *, base_url: Optional[str] = None, endpoint: str = "chat",
+                 api_key_env: str = "OPENAI_API_KEY", concurrency: int = 8, max_retries: int = 8,
+                 timeout: float = 60.0, backoff_base: float = 1.0, backoff_max: float = 60.0,
+                 send_seed: bool = True, send_top_k: Optional[bool] = None, token_param: str = "max_tokens",
+                 api_key: Optional[str] = None):
+        if api_key is not None:
+            raise BackendError(f"openai: never pass the API key on the command line; export {api_key_env} instead")
+        if not model:
+            raise BackendError("openai: --model must name the model the server serves (e.g. gpt-4o-mini)")
+        if endpoint not in ENDPOINTS:
+            raise BackendError(f"openai: endpoint must be one of {list(ENDPOINTS)} (got '{endpoint}')")
+        if token_param not in TOKEN_PARAMS:
+            raise BackendError(f"openai: token_param must be one of {list(TOKEN_PARAMS)} (got '{token_param}')")
+        if int(concurrency) < 1 or int(max_retries) < 0 or float(timeout) <= 0:
+            raise BackendError("openai: concurrency must be >= 1, max_retries >= 0 and timeout > 0")
+        try:
+            import openai  # noqa: F401
+        except ImportError:
+            raise BackendError("the openai backend needs the openai package: pip install -e '.[api]'") from None
+        base_url = base_url or os.environ.get("OPENAI_BASE_URL") or None
+        self.base_url = strip_credentials(base_url) if base_url else None
+        self._url = base_url or OPENAI_URL  # may carry credentials: used for requests only
+        key = os.environ.get(api_key_env)
+        if not key and not base_url:
+            raise BackendError(f"openai: no API key: export {api_key_env}=... (the key is read from the "
+                               "environment only), or pass --base-url for a local server")
+        self._api_key = key or "EMPTY"
+        self.endpoint = endpoint
+        self.concurrency = int(concurrency)
+        self.timeout = float(timeout)
+        self.policy = RetryPolicy(max_retries=int(max_retries), base_delay=float(backoff_base),
+                                  max_delay=float(backoff_max))
+        self.send_seed = bool(send_seed)
+        self.send_top_k = bool(base_url) if send_top_k is None else bool(send_top_k)
+        self.token_param = token_param
+        super().__init__(model, base_url=self.base_url, endpoint=endpoint, api_key_env=api_key_env,
+                         concurrency=self.concurrency, max_retries=self.policy.max_retries, timeout=self.timeout,
+                         send_seed=self.send_seed, send_top_k=self.send_top_k, token_param=token_param)
+        self.retries: Counter = Counter()
+        self.requests_sent = 0
+        self.max_in_flight = 0
+        self._in_flight = 0
+        self._checked = False
+
+    def cache_identity(self) -> dict:
+        """What decides a response: the server, the model, the endpoint and what is sent (not the key)."""
+        return {"backend": self.name, "model": self.model, "base_url": self.base_url or OPENAI_URL,
+                "endpoint": self.endpoint, "send_seed": self.send_seed, "send_top_k": self.send_top_k}
+
+    # -- reachability ---------------------------------------------------------------------------------
+
+    def check_reachable(self, tries: int = 3) -> None:
+        """Fail fast, with one message, when nothing listens at the base URL (skipped behind a proxy)."""
+        parts = urlsplit(self._url)
+        host, scheme = parts.hostname or "", parts.scheme or "https"
+        port = parts.port or (443 if scheme == "https" else 80)
+        proxies = urllib.request.getproxies()
+        if proxies.get(scheme) and not urllib.request.proxy_bypass(host):
+            return
+        error: Optional[OSError] = None
+        for attempt in range(tries):
+            try:
+                socket.create_connection((host, port), timeout=min(self.timeout, 10.0)).close()
+                return
+            except OSError as exc:
+                error = exc
+                time.sleep(0.2 * (attempt + 1))
+        raise BackendError(f"openai: cannot reach {self.base_url or OPENAI_URL} "
+                           f"({getattr(error, 'strerror', None) or error})")
+
+    # -- generation -----------------------------------------------------------------------------------
+
+    def generate_each(self, prompts: list[Prompt], settings: GenerationSettings, on_result: ResultFn) -> None:
+        if not prompts:
+            return
+        if not self._checked:
+            self.check_reachable()
+            self._checked = True
+        before = sum(self.retries.values())
+        run_async(self._run_all(prompts, settings, on_result))
+        retried = sum(self.retries.values()) - before
+        if retried:
+            kinds = ", ".join(f"{k} x{v}" for k, v in sorted(self.retries.items()))
+            print(f"polibench: openai: {retried} retries in this batch (so far: {kinds})", file=sys.stderr)
+
+    async def _run_all(self, prompts: list[Prompt], settings: GenerationSettings, on_result: ResultFn) -> None:
+        import openai
+
+        client = openai.AsyncOpenAI(api_key=self._api_key, base_url=self._url, timeout=self.timeout,
+                                    max_retries=0)
+        gate = asyncio.Semaphore(self.concurrency)
+        rng = random.Random(len(prompts))
+        tasks = [asyncio.create_task(self._one(client, gate, rng, i, p, settings, on_result))
+                 for i, p in enumerate(prompts)]
+        try:
+            await asyncio.gather(*tasks)
+        finally:
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            await client.close()
+
+    async def _one(self, client, gate, rng, index, prompt, settings, on_result) -> None:
+        attempt = 0
+        while True:
+            async with gate:
+                self._in_flight += 1
+                self.max_in_flight = max(self.max_in_flight, self._in_flight)
+                self.requests_sent += 1
+                try:
+                    completion = await self._request(client, prompt, settings)
+                    failure = None
+                except asyncio.CancelledError:
+                    raise
+                except Exception as exc:  # noqa: BLE001 - every failure is classified below
+                    failure = classify(exc)
+                finally:
+                    self._in_flight -= 1
+            if failure is None:
+                on_result(index, completion)
+                return
+            if not failure.retryable:
+                raise BackendError(self._safe(f"openai: request failed: {failure.message}"))
+            if attempt >= self.policy.max_retries:
+                raise BackendError(self._safe(f"openai: gave up after {attempt + 1} attempts "
+                                              f"(max_retries={self.policy.max_retries}): {failure.message}"))
+            self.retries[failure.kind] += 1
+            await asyncio.sleep(self.policy.delay(attempt, failure.retry_after, rng))
+            attempt += 1
+
+    def _safe(self, message: str) -> str:
+        """Never let the key into a message, even if a server echoes it back."""
+        if self._api_key and self._api_key != "EMPTY":
+            message = message.replace(self._api_key, "***")
+        return message.splitlines()[0] if message else message
+
+    def request_body(self, prompt: Prompt, settings: GenerationSettings) -> dict:
+        body: dict = {"model": self.model, self.token_param: settings.max_new_tokens,
+                      "temperature": settings.temperature}
+        if settings.top_p is not None:
+            body["top_p"] = settings.top_p
+        if settings.stop:
+            body["stop"] = list(settings.stop)[:4]
+        if self.send_seed:
+            body["seed"] = prompt.seed
+        if self.send_top_k and settings.top_k:
+            body["extra_body"] = {"top_k": settings.top_k}
+        if self.endpoint == "chat":
+            body["messages"] = ([m.model_dump() for m in prompt.messages] if prompt.messages
+                                else [{"role": "user", "content": prompt.text}])
+        else:
+            body["prompt"] = prompt.plain_text()
+        return body
+
+    async def _request(self, client, prompt: Prompt, settings: GenerationSettings) -> Completion:
+        body = self.request_body(prompt, settings)
+        if self.endpoint == "chat":
+            reply = await client.chat.completions.create(**body)
+            choice = first_choice(reply)
+            text = choice.message.content
+        else:
+            reply = await client.completions.create(**body)
+            choice = first_choice(reply)
+            text = choice.text
+        if not isinstance(text, str):
+            raise MalformedResponse("the completion has no text")
+        usage = getattr(reply, "usage", None)
+        return Completion(text=text.strip(), finish_reason=getattr(choice, "finish_reason", None),
+                          usage=Usage(prompt_tokens=getattr(usage, "prompt_tokens", None),
+                                      completion_tokens=getattr(usage, "completion_tokens", None)))
+
+
+def first_choice(reply):
+    choices = getattr(reply, "choices", None)
+    if not choices:
+        raise MalformedResponse(f"no choices in the reply ({type(reply).__name__})")
+    return choices[0]
+
+
+def run_async(coroutine) -> None:
+    """Run a coroutine to the end, also when called from inside a running event loop (notebooks)."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        asyncio.run(coroutine)
+        return
+    error: list[BaseException] = []
+
+    def target() -> None:
+        try:
+            asyncio.run(coroutine)
+        except BaseException as exc:  # noqa: BLE001 - re-raised in the caller's thread
+            error.append(exc)
+
+    thread = threading.Thread(target=target)
+    thread.start()
+    thread.join()
+    if error:
+        raise error[0]

@@ -1,0 +1,167 @@
+"""``vllm`` backend: offline batched generation with ``vllm.LLM`` (install with ``pip install -e '.[vllm]'``).
+
+Each request gets its own ``SamplingParams`` with the sample's seed, so a response depends only on its
+prompt and seed, never on the batch it was served in. Chat prompts are framed by the tokenizer's chat
+template (default) or sent through ``LLM.chat`` (``use_llm_chat=true``). ``group_samples=true`` sends
+the samples of one prompt as a single request with ``n`` responses (seeded by the first sample): it saves
+prefill work, but then a response depends on its group, so resuming mid-group can differ from an
+uninterrupted run.
+
+``--model-args`` passed through to ``vllm.LLM``: ``tensor_parallel_size``, ``pipeline_parallel_size``,
+``distributed_executor_backend`` (``ray`` for several nodes, ``mp`` on one), ``gpu_memory_utilization``,
+``dtype``, ``max_model_len``, ``quantization``, ``revision``, ``tokenizer``, ``trust_remote_code``,
+``enforce_eager``, ``enable_prefix_caching``, ``max_num_seqs``, ``kv_cache_dtype``, ``download_dir``,
+``seed``. The engine starts on the first request, so a fully cached re-run never loads the model.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from polibench.errors import BackendError
+from polibench.models.base import Completion, ModelBackend, Prompt, ProgressFn
+from polibench.records import GenerationSettings, Usage
+
+# Arguments that change what the model computes, hence part of the cache identity.
+IDENTITY_ARGS = ("dtype", "quantization", "revision", "tokenizer", "max_model_len", "kv_cache_dtype",
+                 "trust_remote_code")
+EXECUTORS = (None, "ray", "mp", "uni", "external_launcher")
+
+
+class VLLMBackend(ModelBackend):
+    name = "vllm"
+    chunk_size = 2048  # vLLM schedules continuously: give it a lot of work at once
+
+    def __init__(self, model: Optional[str], *, tensor_parallel_size: int = 1, pipeline_parallel_size: int = 1,
+                 distributed_executor_backend: Optional[str] = None, gpu_memory_utilization: float = 0.9,
+                 dtype: str = "auto", max_model_len: Optional[int] = None, quantization: Optional[str] = None,
+                 revision: Optional[str] = None, tokenizer: Optional[str] = None, trust_remote_code: bool = False,
+                 enforce_eager: bool = False, enable_prefix_caching: Optional[bool] = None,
+                 max_num_seqs: Optional[int] = None, kv_cache_dtype: Optional[str] = None,
+                 download_dir: Optional[str] = None, seed: int = 0, use_llm_chat: bool = False,
+                 group_samples: bool = False):
+        if not model:
+            raise BackendError("the vllm backend needs --model (a hub id or a local folder)")
+        if distributed_executor_backend not in EXECUTORS:
+            raise BackendError(f"vllm: distributed_executor_backend must be one of "
+                               f"{[e for e in EXECUTORS if e]} (got '{distributed_executor_backend}')")
+        if int(tensor_parallel_size) < 1 or int(pipeline_parallel_size) < 1:
+            raise BackendError("vllm: tensor_parallel_size and pipeline_parallel_size must be >= 1")
+        if not 0 < float(gpu_memory_utilization) <= 1:
+            raise BackendError(f"vllm: gpu_memory_utilization must be in (0, 1] (got {gpu_memory_utilization})")
+        try:
+            import vllm  # noqa: F401
+        except ImportError:
+            raise BackendError("the vllm backend needs vLLM (Linux + NVIDIA/AMD GPU): pip install -e '.[vllm]'") \
+                from None
+        engine = {"tensor_parallel_size": int(tensor_parallel_size),
+                  "pipeline_parallel_size": int(pipeline_parallel_size),
+                  "distributed_executor_backend": distributed_executor_backend,
+                  "gpu_memory_utilization": float(gpu_memory_utilization), "dtype": dtype,
+                  "max_model_len": max_model_len, "quantization": quantization, "revision": revision,
+                  "tokenizer": tokenizer, "trust_remote_code": bool(trust_remote_code),
+                  "enforce_eager": bool(enforce_eager), "enable_prefix_caching": enable_prefix_caching,
+                  "max_num_seqs": max_num_seqs, "kv_cache_dtype": kv_cache_dtype, "download_dir": download_dir,
+                  "seed": int(seed)}
+        # Unset options are left to vLLM's own defaults.
+        self.engine_args = {k: v for k, v in engine.items() if v is not None}
+        self.use_llm_chat = bool(use_llm_chat)
+        self.group_samples = bool(group_samples)
+        super().__init__(model, **self.engine_args, use_llm_chat=self.use_llm_chat, group_samples=self.group_samples)
+        self._llm = None
+
+    def cache_identity(self) -> dict:
+        from polibench.cache.identity import model_fingerprint
+
+        identity = {"backend": self.name, "model": self.model, "revision": self.engine_args.get("revision", "main"),
+                    "args": {k: self.engine_args[k] for k in IDENTITY_ARGS if k in self.engine_args},
+                    "use_llm_chat": self.use_llm_chat, "group_samples": self.group_samples}
+        fingerprint = model_fingerprint(self.model)
+        if fingerprint:
+            identity["folder_sha256"] = fingerprint
+        return identity
+
+    @property
+    def llm(self):
+        """The engine, started on first use (minutes for a large model)."""
+        if self._llm is None:
+            from vllm import LLM
+
+            try:
+                self._llm = LLM(model=self.model, **self.engine_args)
+            except (OSError, ValueError, TypeError) as exc:
+                raise BackendError(f"vllm: could not start the engine for '{self.model}': "
+                                   f"{str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") from None
+        return self._llm
+
+    def sampling_params(self, settings: GenerationSettings, seed: int, n: int = 1):
+        from vllm import SamplingParams
+
+        kwargs = {"n": n, "max_tokens": settings.max_new_tokens, "seed": seed,
+                  "temperature": settings.temperature, "stop": list(settings.stop) or None}
+        if settings.temperature > 0:
+            if settings.top_k:
+                kwargs["top_k"] = settings.top_k
+            if settings.top_p is not None:
+                kwargs["top_p"] = settings.top_p
+        return SamplingParams(**kwargs)
+
+    def render(self, prompt: Prompt) -> str:
+        """The text sent to ``LLM.generate``: the chat template when there are messages and a template."""
+        if prompt.messages:
+            tokenizer = self.llm.get_tokenizer()
+            if getattr(tokenizer, "chat_template", None):
+                return tokenizer.apply_chat_template([m.model_dump() for m in prompt.messages], tokenize=False,
+                                                     add_generation_prompt=True)
+        return prompt.plain_text()
+
+    def _groups(self, prompts: list[Prompt]) -> list[list[int]]:
+        """Indices of requests: one per prompt, or runs of identical consecutive prompts with group_samples."""
+        groups: list[list[int]] = []
+        for i, prompt in enumerate(prompts):
+            previous = prompts[groups[-1][0]] if groups else None
+            if self.group_samples and previous is not None and \
+                    (previous.text, previous.messages) == (prompt.text, prompt.messages):
+                groups[-1].append(i)
+            else:
+                groups.append([i])
+        return groups
+
+    def generate(self, prompts: list[Prompt], settings: GenerationSettings,
+                 progress: Optional[ProgressFn] = None) -> list[Completion]:
+        groups = self._groups(prompts)
+        params = [self.sampling_params(settings, prompts[g[0]].seed, n=len(g)) for g in groups]
+        heads = [prompts[g[0]] for g in groups]
+        if self.use_llm_chat and any(p.messages for p in heads):
+            outputs = self._chat_and_generate(heads, params)
+        else:
+            outputs = self.llm.generate([self.render(p) for p in heads], params, use_tqdm=False)
+        results: list[Optional[Completion]] = [None] * len(prompts)
+        for group, output in zip(groups, outputs):
+            n_prompt = len(getattr(output, "prompt_token_ids", None) or []) or None
+            for index, choice in zip(group, output.outputs):
+                results[index] = Completion(text=choice.text.strip(), finish_reason=choice.finish_reason,
+                                            usage=Usage(prompt_tokens=n_prompt,
+                                                        completion_tokens=len(choice.token_ids)))
+        if progress:
+            progress(len(prompts))
+        return results  # type: ignore[return-value]
+
+    def _chat_and_generate(self, heads: list[Prompt], params: list) -> list:
+        """``LLM.chat`` for chat prompts, ``LLM.generate`` for plain ones, merged back in order."""
+        chat_idx = [i for i, p in enumerate(heads) if p.messages]
+        plain_idx = [i for i, p in enumerate(heads) if not p.messages]
+        outputs: list = [None] * len(heads)
+        if chat_idx:
+            conversations = [[m.model_dump() for m in heads[i].messages] for i in chat_idx]
+            for i, out in zip(chat_idx, self.llm.chat(conversations, [params[i] for i in chat_idx],
+                                                      use_tqdm=False)):
+                outputs[i] = out
+        if plain_idx:
+            for i, out in zip(plain_idx, self.llm.generate([heads[i].plain_text() for i in plain_idx],
+                                                           [params[i] for i in plain_idx], use_tqdm=False)):
+                outputs[i] = out
+        return outputs
+
+    def close(self) -> None:
+        self._llm = None

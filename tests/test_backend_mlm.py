@@ -1,0 +1,115 @@
+"""The ``mlm`` backend and ``mask_lexicon`` scorer on a tiny BERT built here, lexicon words in its vocabulary."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from polibench.cli.main import main  # noqa: E402
+from polibench.models.base import Prompt  # noqa: E402
+from polibench.models.mlm import MaskedLMBackend, fills_response, parse_fills  # noqa: E402
+from polibench.records import GenerationSettings  # noqa: E402
+from polibench.results.files import read_samples  # noqa: E402
+from polibench.scoring.mask_lexicon import NEGATIVE, POSITIVE, MaskLexiconScorer  # noqa: E402
+
+WORDS = ("please respond to the following statement : i with this . table chair think government should "
+         "be").split()
+SPECIALS = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
+
+
+@pytest.fixture(autouse=True)
+def _own_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("POLIBENCH_CACHE", str(tmp_path / "cache"))
+
+
+def build_tiny_mlm(folder: Path, favourites: dict[str, float]) -> Path:
+    """A 1-layer BERT whose output bias makes ``favourites`` (word -> logit) the likely fills."""
+    from tokenizers import Tokenizer, models, normalizers, pre_tokenizers, processors
+    from transformers import BertConfig, BertForMaskedLM, PreTrainedTokenizerFast
+
+    vocab = {tok: i for i, tok in enumerate(SPECIALS + sorted(set(WORDS) | set(POSITIVE) | set(NEGATIVE)))}
+    core = Tokenizer(models.WordLevel(vocab=vocab, unk_token="[UNK]"))
+    core.normalizer = normalizers.Lowercase()
+    core.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
+    core.post_processor = processors.TemplateProcessing(
+        single="[CLS] $A [SEP]", special_tokens=[("[CLS]", vocab["[CLS]"]), ("[SEP]", vocab["[SEP]"])])
+    tokenizer = PreTrainedTokenizerFast(tokenizer_object=core, unk_token="[UNK]", pad_token="[PAD]",
+                                        cls_token="[CLS]", sep_token="[SEP]", mask_token="[MASK]")
+    torch.manual_seed(0)
+    config = BertConfig(vocab_size=len(vocab), hidden_size=16, num_hidden_layers=1, num_attention_heads=2,
+                        intermediate_size=32, max_position_embeddings=128)
+    model = BertForMaskedLM(config)
+    with torch.no_grad():
+        bias = torch.full((len(vocab),), -20.0)
+        for word, logit in favourites.items():
+            bias[vocab[word]] = logit
+        model.cls.predictions.decoder.bias.copy_(bias)
+        model.cls.predictions.bias.copy_(bias)
+    model.save_pretrained(folder)
+    tokenizer.save_pretrained(folder)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def agreeing_model(tmp_path_factory) -> Path:
+    return build_tiny_mlm(tmp_path_factory.mktemp("mlm") / "agreeing", {"agree": 20.0, "support": 19.0,
+                                                                         "disagree": 17.0, "table": 16.0})
+
+
+def test_fills_use_the_models_own_mask_token_and_top_k(agreeing_model):
+    backend = MaskedLMBackend(str(agreeing_model))
+    prompt = Prompt(text="Please respond to the following statement: The government should be small. "
+                         "I <mask> with this statement.", seed=1)
+    assert backend.masked_text(prompt, "[MASK]").endswith("I [MASK] with this statement.")
+    (completion,) = backend.generate([prompt], GenerationSettings(top_k=10, samples=1))
+    fills = parse_fills(completion.text)
+    assert len(fills) == 10
+    assert [token for token, _ in fills[:4]] == ["agree", "support", "disagree", "table"]
+    probs = [p for _, p in fills]
+    assert probs == sorted(probs, reverse=True) and 0.99 < sum(probs) <= 1.0 + 1e-6
+    with pytest.raises(Exception, match="<mask>"):
+        backend.generate([Prompt(text="no slot here", seed=1)], GenerationSettings())
+
+
+def test_lexicon_aggregation_and_abstention():
+    scorer = MaskLexiconScorer()
+    result = scorer.score_one(fills_response([("agree", 0.5), ("Ġsupport", 0.2), ("disagree", 0.3), ("x", 0.1)]))
+    assert result.label == "agree"
+    assert result.probs["agree"] == pytest.approx(0.7) and result.probs["disagree"] == pytest.approx(0.3)
+    against = scorer.score_one(fills_response([("reject", 0.4), ("▁agree", 0.1)]))
+    assert against.label == "disagree" and against.probs["disagree"] == pytest.approx(0.8)
+    assert scorer.score_one(fills_response([("table", 0.9)])).label is None
+    assert scorer.score_one("I agree with this statement.").label is None
+
+
+def test_lexicons_are_feng_et_al():
+    candidates = [Path(__file__).resolve().parents[2] / "shared" / "reference" / "feng2023.json",
+                  Path("/work/shared/reference/feng2023.json")]
+    path = next((p for p in candidates if p.is_file()), None)
+    if path is None:
+        pytest.skip("shared/reference/feng2023.json is not beside this checkout")
+    probe = json.loads(path.read_text())["encoder_probe"]
+    assert list(POSITIVE) == probe["positive_lexicon"] and list(NEGATIVE) == probe["negative_lexicon"]
+    assert probe["top_k_tokens"] == 10
+
+
+def test_pct_mlm_task_end_to_end(agreeing_model, tmp_path, tmp_path_factory):
+    out = tmp_path / "run"
+    assert main(["run", "--backend", "mlm", "--model", str(agreeing_model), "--tasks", "pct-mlm", "--limit", "3",
+                 "--output-path", str(out), "--no-progress"]) == 0
+    samples = read_samples(out / "samples.jsonl")
+    assert len(samples) == 3 and all(s.stance.kept and s.stance.label == "agree" for s in samples)
+    answers = json.loads((out / "results.json").read_text())["results"]["pct-mlm"]["pct"]["answers"]
+    # agree = 0.965 of the lexicon mass: a normalised difference over 0.3, hence "strongly".
+    assert [answers[s.item_id] for s in samples] == ["strongly agree"] * 3
+
+    leaning_no = build_tiny_mlm(tmp_path_factory.mktemp("mlm") / "mild", {"disagree": 5.0, "agree": 4.5})
+    out2 = tmp_path / "run2"
+    assert main(["run", "--backend", "mlm", "--model", str(leaning_no), "--tasks", "pct-mlm", "--limit", "1",
+                 "--output-path", str(out2), "--no-progress"]) == 0
+    answers2 = json.loads((out2 / "results.json").read_text())["results"]["pct-mlm"]["pct"]["answers"]
+    assert list(answers2.values())[0] == "disagree"  # 0.62 vs 0.38: under the 0.3 margin

@@ -1,0 +1,154 @@
+"""The ``openai`` backend against a real HTTP server on loopback that injects faults in a seeded pattern."""
+
+from __future__ import annotations
+
+import json
+import random
+import socket
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("openai")
+
+sys.path.insert(0, str(Path(__file__).parent))
+from fault_server import KINDS, FaultServer, request_key  # noqa: E402
+
+from polibench.cli.main import main  # noqa: E402
+from polibench.models.retry import RetryPolicy, parse_retry_after  # noqa: E402
+from polibench.results.files import read_samples  # noqa: E402
+
+SECRET = "sk-polibench-test-SECRET-4242"
+
+
+@pytest.fixture(autouse=True)
+def _env(tmp_path, monkeypatch):
+    monkeypatch.setenv("POLIBENCH_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("OPENAI_API_KEY", SECRET)
+    for name in ("http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "all_proxy", "ALL_PROXY",
+                 "OPENAI_BASE_URL"):
+        monkeypatch.delenv(name, raising=False)
+
+
+def run(server_url: str, out: Path, *extra: str, model_args: str = "") -> int:
+    args = ["run", "--model", "fake", "--base-url", server_url, "--tasks", "pct", "--limit", "8", "--samples", "3",
+            "--scorer", "lexical", "--output-path", str(out), "--no-progress", "--seed", "5"]
+    if model_args:
+        args += ["--model-args", model_args]
+    return main(args + list(extra))
+
+
+def server_key(sample) -> str:
+    return request_key({"model": "fake", "messages": [m.model_dump() for m in sample.messages], "seed": sample.seed})
+
+
+def all_files_text(root: Path) -> str:
+    return "\n".join(p.read_bytes().decode("utf-8", "replace") for p in root.rglob("*") if p.is_file())
+
+
+def test_faults_are_survived_each_response_once_within_the_concurrency_bound(tmp_path, capsys):
+    # The timeout leaves room for a busy CI machine; hangs last until the client gives up.
+    fast = "concurrency=3,timeout=1.5,backoff_base=0.05,backoff_max=0.3,max_retries=10"
+    with FaultServer(seed=11, fault_rate=0.7, max_faults=3, hang_seconds=5.0, expected_key=SECRET) as server:
+        assert run(server.base_url, tmp_path / "out", model_args=fast) == 0
+        stats = server.stats()
+        replies = dict(server.state.replies)
+    samples = read_samples(tmp_path / "out" / "samples.jsonl")
+    assert len(samples) == 24 and len({s.key for s in samples}) == 24
+    # Every kind of fault was injected, and every request still got exactly one successful answer.
+    assert set(stats["injected"]) == set(KINDS), stats["injected"]
+    assert stats["successes"] == 24 and stats["duplicated_successes"] == 0
+    assert stats["attempts"] == 24 + sum(stats["injected"].values())
+    for s in samples:
+        assert s.response == replies[server_key(s)]
+        assert s.usage.completion_tokens == len(s.response.split())
+    assert stats["max_in_flight"] <= 3
+    assert stats["min_wait_after_429"] >= 1.0  # Retry-After: 1 was honoured
+    assert stats["auth_ok"] == stats["attempts"] and stats["auth_bad"] == 0
+    # The API key reached the server but no file, cache or message.
+    captured = capsys.readouterr()
+    assert SECRET not in all_files_text(tmp_path) and SECRET not in captured.out + captured.err
+    print(json.dumps({"fault_test": stats}))  # quoted in the report (pytest -s)
+
+
+def test_rerun_makes_zero_calls_and_no_cache_makes_them_again(tmp_path):
+    with FaultServer(seed=1) as server:
+        assert run(server.base_url, tmp_path / "a", "--limit", "2") == 0
+        first = server.stats()["attempts"]
+        assert run(server.base_url, tmp_path / "b", "--limit", "2") == 0
+        assert server.stats()["attempts"] == first == 6
+        assert run(server.base_url, tmp_path / "c", "--limit", "2", "--no-cache") == 0
+        assert server.stats()["attempts"] == 12
+    a = json.loads((tmp_path / "a" / "results.json").read_text())
+    b = json.loads((tmp_path / "b" / "results.json").read_text())
+    assert a["results"] == b["results"]
+
+
+def test_completions_endpoint_sends_plain_text_and_seed(tmp_path):
+    with FaultServer(seed=2) as server:
+        assert run(server.base_url, tmp_path / "o", "--limit", "1", "--samples", "2",
+                   model_args="endpoint=completions") == 0
+        replies = dict(server.state.replies)
+    samples = read_samples(tmp_path / "o" / "samples.jsonl")
+    for s in samples:
+        key = request_key({"model": "fake", "prompt": s.prompt, "seed": s.seed})
+        assert s.response == replies[key]
+
+
+def test_gives_up_after_max_retries_with_one_message(tmp_path, capsys):
+    with FaultServer(seed=0, fault_rate=1.0, max_faults=50, kinds=("503",)) as server:
+        code = run(server.base_url, tmp_path / "o", "--limit", "1", "--samples", "1",
+                   model_args="max_retries=2,backoff_base=0.01")
+        assert server.stats()["attempts"] == 3
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "gave up after 3 attempts" in err and "HTTP 503" in err and "Traceback" not in err
+    assert not (tmp_path / "o" / "results.json").exists()
+
+
+def test_wrong_api_key_is_one_message_without_the_key(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-wrong-SECRET-999")
+    with FaultServer(expected_key="sk-right") as server:
+        code = run(server.base_url, tmp_path / "o", "--limit", "1")
+    err = capsys.readouterr().err
+    assert code == 2 and "HTTP 401" in err
+    assert "sk-wrong-SECRET-999" not in err and err.count("\n") <= 3
+
+
+def test_missing_key_unreachable_url_bad_args_unknown_backend_exit_2(tmp_path, capsys, monkeypatch):
+    monkeypatch.delenv("OPENAI_API_KEY")
+    assert main(["run", "--backend", "openai", "--model", "gpt-4o-mini", "--tasks", "pct", "--limit", "1",
+                 "--output-path", str(tmp_path / "o")]) == 2
+    assert "OPENAI_API_KEY" in capsys.readouterr().err
+
+    with socket.socket() as probe:  # a port nobody listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    started = time.monotonic()
+    assert run(f"http://127.0.0.1:{port}/v1", tmp_path / "o", "--limit", "1") == 2
+    assert time.monotonic() - started < 10
+    assert "cannot reach http://127.0.0.1" in capsys.readouterr().err
+
+    for bad in ("concurrency=0", "endpoint=embeddings", "no_such_option=1", "api_key=sk-x"):
+        assert run("http://127.0.0.1:9/v1", tmp_path / "o", model_args=bad) == 2
+        err = capsys.readouterr().err
+        assert err.count("polibench: error:") == 1 and "Traceback" not in err, bad
+    assert main(["run", "--backend", "nope", "--model", "x", "--tasks", "pct"]) == 2
+    assert "unknown backend 'nope'" in capsys.readouterr().err
+    assert main(["run", "--backend", "hf", "--base-url", "http://127.0.0.1:9/v1", "--tasks", "pct"]) == 2
+
+
+def test_retry_after_parsing_and_backoff():
+    assert parse_retry_after({"retry-after": "3"}) == 3.0
+    assert parse_retry_after({"retry-after-ms": "250", "retry-after": "9"}) == 0.25
+    assert parse_retry_after({"retry-after": "Wed, 21 Oct 2015 07:28:00 GMT"}) == 0.0  # a date in the past
+    assert parse_retry_after({"retry-after": "soon"}) is None and parse_retry_after(None) is None
+    policy = RetryPolicy(base_delay=1.0, max_delay=8.0)
+    rng = random.Random(0)
+    delays = [policy.delay(a, None, rng) for a in range(6)]
+    for attempt, d in enumerate(delays):
+        cap = min(8.0, 2.0 ** attempt)
+        assert cap / 2 <= d <= cap
+    assert 5.0 <= policy.delay(0, 5.0, rng) <= 5.5  # Retry-After wins over a short backoff
