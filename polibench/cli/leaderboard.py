@@ -1,0 +1,46 @@
+"""``polibench leaderboard verify|build``: re-check entries, and write the static site."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from polibench.cli.submit import DEFAULT_ENTRIES
+
+DEFAULT_SITE = "leaderboard/site"
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("leaderboard", help="verify leaderboard entries or build the static site")
+    actions = p.add_subparsers(dest="action", metavar="ACTION")
+    v = actions.add_parser("verify", help="recompute every entry whose samples are shipped")
+    v.add_argument("entries", nargs="?", default=DEFAULT_ENTRIES, help=f"entries folder (default: {DEFAULT_ENTRIES})")
+    v.add_argument("--strict", action="store_true", help="also fail on entries whose samples are not shipped")
+    v.set_defaults(handler=verify_command)
+    b = actions.add_parser("build", help="write the static site (open index.html, no server needed)")
+    b.add_argument("--entries", default=DEFAULT_ENTRIES, help=f"entries folder (default: {DEFAULT_ENTRIES})")
+    b.add_argument("--out", default=DEFAULT_SITE, help=f"site folder (default: {DEFAULT_SITE})")
+    b.add_argument("--verify", action="store_true", help="verify every entry first; refuse to build on a failure")
+    b.set_defaults(handler=build_command)
+    p.set_defaults(handler=lambda args: (p.print_help(), 2)[1])
+
+
+def verify_command(args: argparse.Namespace) -> int:
+    from polibench.leaderboard.verify import FAILED, UNAVAILABLE, verify_dir
+
+    outcomes = verify_dir(Path(args.entries))
+    for o in outcomes:
+        print(f"{o.status:>21}  {o.path.name}: {o.detail}")
+    failed = sum(o.status == FAILED for o in outcomes)
+    missing = sum(o.status == UNAVAILABLE for o in outcomes)
+    print(f"{len(outcomes)} entries: {len(outcomes) - failed - missing} verified, {failed} failed, "
+          f"{missing} without samples")
+    return 1 if failed or (args.strict and missing) else 0
+
+
+def build_command(args: argparse.Namespace) -> int:
+    from polibench.leaderboard.build import build_site
+
+    site = build_site(Path(args.entries), Path(args.out), verify=args.verify)
+    print(f"wrote {site.index} ({site.n_entries} entries); open it in a browser, no server needed")
+    return 0

