@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable
+from typing import Iterable, Optional
 
 import yaml
 from pydantic import BaseModel, ValidationError
@@ -19,6 +19,7 @@ from polibench.paths import builtin_tasks_dir
 from polibench.taskspec.schema import Instrument, TaskConfig, VariantSet
 
 KINDS: dict[str, type[BaseModel]] = {"instrument": Instrument, "variant_set": VariantSet, "task": TaskConfig}
+IGNORED_KINDS = ("fairness_task",)  # read by polibench.fairness.spec, skipped here
 
 
 def _field_path(loc: tuple) -> str:
@@ -46,8 +47,8 @@ def _describe(error: dict) -> str:
     return text
 
 
-def parse_file(path: Path) -> BaseModel:
-    """Parse and validate one YAML file, choosing the schema from its kind key."""
+def parse_file(path: Path) -> Optional[BaseModel]:
+    """Parse and validate one YAML file, choosing the schema from its kind key (None for an ignored kind)."""
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
     except yaml.YAMLError as exc:
@@ -57,6 +58,8 @@ def parse_file(path: Path) -> BaseModel:
     if not isinstance(data, dict):
         raise SpecError(str(path), "(top level)", "a mapping with one of the keys " + ", ".join(KINDS))
     kind = next(iter(data), None)
+    if kind in IGNORED_KINDS:
+        return None
     if kind not in KINDS:
         raise SpecError(str(path), str(kind), "the first key to name the file's kind: " + ", ".join(KINDS))
     schema = KINDS[kind]
@@ -124,6 +127,8 @@ def load_registry(include_paths: Iterable[str | Path] = ()) -> TaskRegistry:
             raise SpecError(str(folder), "--include-path", "an existing folder of task YAML files")
         files = sorted([*folder.rglob("*.yaml"), *folder.rglob("*.yml")])
         for path in files:
-            registry.add(parse_file(path), path)
+            spec = parse_file(path)
+            if spec is not None:
+                registry.add(spec, path)
     registry.check_references()
     return registry
