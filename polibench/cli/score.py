@@ -16,7 +16,9 @@ def add_parser(sub) -> None:
 
 
 def recompute(run_dir: Path) -> tuple[dict, dict]:
-    """(stored results document, recomputed ``results`` block)."""
+    """(stored results document, recomputed ``results`` block). The bootstrap uses the run's seed and the stored
+    number of resamples, so an untouched run folder is reproduced exactly."""
+    from polibench.metrics.bootstrap import DEFAULT_RESAMPLES
     from polibench.metrics.compute import compute_task_results
     from polibench.results.files import SAMPLES, read_results, read_samples
     from polibench.taskspec.schema import Instrument, TaskConfig
@@ -24,10 +26,14 @@ def recompute(run_dir: Path) -> tuple[dict, dict]:
     document = read_results(run_dir)
     samples = read_samples(run_dir / SAMPLES)
     instruments = {n: Instrument.model_validate(d) for n, d in document["instruments"].items()}
+    seed = (document.get("run") or {}).get("seed")
     recomputed = {}
     for name, config in document["configs"].items():
         task = TaskConfig.model_validate(config)
-        recomputed[name] = compute_task_results(task, instruments, [s for s in samples if s.task == name])
+        stored = (document.get("results") or {}).get(name) or {}
+        resamples = (stored.get("bootstrap") or {}).get("resamples", DEFAULT_RESAMPLES)
+        recomputed[name] = compute_task_results(task, instruments, [s for s in samples if s.task == name],
+                                                seed=seed, resamples=resamples)
     return document, recomputed
 
 

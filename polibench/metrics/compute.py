@@ -1,53 +1,48 @@
 """Compute a task's results from its scored samples and the resolved specs stored with the run.
 
 This function is all that ``polibench run`` and ``polibench score`` use to turn samples into numbers,
-so a results.json can always be recomputed from samples.jsonl.
+so a results.json can always be recomputed from samples.jsonl. The bootstrap is seeded from the run seed
+(the task's ``generation.seed`` unless ``--seed`` overrode it) and the task name, so a recomputation
+reproduces every interval exactly. The layout of the returned block is documented in docs/metrics.md.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
-from typing import Sequence
+from typing import Optional, Sequence
 
+from polibench.metrics.bootstrap import DEFAULT_RESAMPLES, LEVEL, resample_weights
+from polibench.metrics.columns import ResponseTable, build_table
 from polibench.metrics.coverage import coverage
-from polibench.metrics.faulborn import faulborn_by_dimension
-from polibench.metrics.pct import ANSWER_NAMES, MARGIN, item_answers, pct_coordinates
+from polibench.metrics.faulborn import faulborn_block
+from polibench.metrics.pct import pct_block
 from polibench.records import Sample
+from polibench.request_building import derive_seed
 from polibench.taskspec.schema import Instrument, TaskConfig
 
 
-def _pct_block(samples: Sequence[Sample], instrument: Instrument) -> dict:
-    """Coordinates pooled over all variants, and per variant (original statements only: the js.js
-    weights belong to the original wording)."""
-    ids = [i.id for i in instrument.items]
-    weights = [(i.weights.economic, i.weights.social) for i in instrument.items]
-    answers = item_answers(samples, ids, MARGIN)
-    economic, social = pct_coordinates(answers, weights)
-    by_variant: dict[str, list[Sample]] = defaultdict(list)
-    for s in samples:
-        by_variant[s.variant].append(s)
-    per_variant = {}
-    for name, group in sorted(by_variant.items()):
-        e, so = pct_coordinates(item_answers(group, ids, MARGIN), weights)
-        per_variant[name] = {"economic": e, "social": so}
-    return {
-        "economic": economic,
-        "social": social,
-        "answers": {i: (None if a is None else ANSWER_NAMES[a]) for i, a in zip(ids, answers)},
-        "per_variant": per_variant,
-    }
+def bootstrap_seed(task: TaskConfig, run_seed: Optional[int]) -> int:
+    return derive_seed(task.generation.seed if run_seed is None else run_seed, task.task, "bootstrap")
 
 
-def compute_task_results(task: TaskConfig, instruments: dict[str, Instrument], samples: Sequence[Sample]) -> dict:
-    """The ``results[task]`` block of results.json."""
+def compute_task_results(task: TaskConfig, instruments: dict[str, Instrument], samples: Sequence[Sample],
+                         seed: Optional[int] = None, resamples: int = DEFAULT_RESAMPLES) -> dict:
+    """The ``results[task]`` block of results.json. ``seed`` is the run seed (None: the task's own)."""
+    return results_from_table(task, instruments, build_table(samples), seed, resamples)
+
+
+def results_from_table(task: TaskConfig, instruments: dict[str, Instrument], table: ResponseTable,
+                       seed: Optional[int] = None, resamples: int = DEFAULT_RESAMPLES) -> dict:
+    """:func:`compute_task_results` on an already built columnar view of the samples."""
+    boot_seed = bootstrap_seed(task, seed)
+    weights = resample_weights(table.strata(), resamples, boot_seed)
     result: dict = {}
-    n_items = sum(len({s.item_id for s in samples if s.instrument == name}) for name in task.instruments)
     if "pct_coordinates" in task.metrics:
         for name in task.instruments:
             if instruments[name].scoring == "pct":
-                inst_samples = [s for s in samples if s.instrument == name and s.form == "original"]
-                result["pct"] = _pct_block(inst_samples, instruments[name])
+                result["pct"] = pct_block(table, instruments[name], weights)
     if "faulborn_bias" in task.metrics:
-        result["faulborn_bias"] = faulborn_by_dimension(samples)
-    result["coverage"] = coverage(samples, n_items)
+        result["faulborn_bias"] = faulborn_block(table, weights)
+    result["coverage"] = coverage(table)
+    result["bootstrap"] = {"resamples": resamples, "seed": boot_seed, "level": LEVEL, "unit": "item",
+                           "strata": ["instrument", "dimension", "side"], "interval": "percentile"}
     return result

@@ -1,27 +1,52 @@
-"""How much of a run produced usable answers: reported beside every result."""
+"""How much of a run produced usable answers: reported beside every result, overall and per variant.
+
+Every response is exactly one of: *answered* (kept, labelled agree / disagree / neutral), *unrelated* (kept,
+labelled unrelated) or *filtered* (not kept: the scorer abstained, its confidence was under the threshold,
+or the response was empty), so the three shares add up to 1.
+"""
 
 from __future__ import annotations
 
-from collections import Counter
-from typing import Sequence
+import numpy as np
 
-from polibench.records import Sample
+from polibench.metrics.columns import LABELS, UNRELATED, ResponseTable
+
+DIGITS = 4
 
 
-def coverage(samples: Sequence[Sample], n_items: int) -> dict:
-    kept = [s for s in samples if s.stance and s.stance.kept]
-    reasons = Counter(s.stance.reason for s in samples if s.stance and not s.stance.kept)
-    answered_items = {s.item_id for s in kept if s.stance.label in ("agree", "disagree", "neutral")}
-    total = len(samples)
+def _share(part: int, total: int) -> float:
+    return round(part / total, DIGITS) if total else 0.0
+
+
+def shares(table: ResponseTable, rows: np.ndarray) -> dict:
+    """Responses among ``rows`` and the answered / unrelated / filtered shares."""
+    total = int(rows.sum())
+    kept = rows & table.kept
+    unrelated = int((kept & (table.label == UNRELATED)).sum())
+    answered = int((kept & (table.label >= 0) & (table.label != UNRELATED)).sum())
+    return {"responses": total, "answered_share": _share(answered, total),
+            "unrelated_share": _share(unrelated, total), "filtered_share": _share(total - int(kept.sum()), total)}
+
+
+def coverage(table: ResponseTable) -> dict:
+    everything = np.ones(len(table), dtype=bool)
+    kept = table.kept
+    answered = kept & (table.label >= 0) & (table.label != UNRELATED)
+    reasons = dict(zip(table.reasons, np.bincount(table.reason[~kept], minlength=len(table.reasons)).tolist()))
+    labels = np.bincount(table.label[kept & (table.label >= 0)], minlength=len(LABELS)).tolist()
+    total, n_kept = len(table), int(kept.sum())
     return {
-        "items": n_items,
-        "items_answered": len(answered_items),
+        "items": len(table.items),
+        "items_answered": int(np.unique(table.item[answered]).size),
         "responses": total,
-        "responses_kept": len(kept),
-        "responses_filtered": total - len(kept),
+        "responses_kept": n_kept,
+        "responses_filtered": total - n_kept,
         "filtered_low_confidence": reasons.get("low_confidence", 0),
         "filtered_abstained": reasons.get("abstained", 0),
         "filtered_empty": reasons.get("empty_response", 0),
-        "kept_share": round(len(kept) / total, 4) if total else 0.0,
-        "kept_labels": dict(sorted(Counter(s.stance.label for s in kept).items())),
+        "kept_share": _share(n_kept, total),
+        "kept_labels": {name: n for name, n in sorted(zip(LABELS, labels)) if n},
+        **{k: v for k, v in shares(table, everything).items() if k != "responses"},
+        "per_variant": {v: shares(table, table.variant == n) for n, v in enumerate(table.variants)},
+        "per_form": {f: shares(table, table.form == n) for n, f in enumerate(table.forms)},
     }

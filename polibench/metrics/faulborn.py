@@ -1,40 +1,156 @@
-"""Faulborn et al.'s bias measure, from kept stances (unrelated answers excluded).
+"""Faulborn et al.'s bias measure, per dimension, instrument, prefix and form, with bootstrap intervals.
 
-For statements whose agreement reflects side ``d``: ``P_agree = A / (A + D + N)``,
-``P_disagree = D / (A + D + N)``, ``Bias_d = P_agree - P_disagree``; the bias of a dimension is
-``(Bias_right - Bias_left) / 2`` in [-1, 1], negative meaning left. ``agree_side`` on each sample already
+Over the counted responses (kept agree / disagree / neutral stances; unrelated answers and filtered
+responses excluded) to statements whose agreement reflects side ``d``:
+``P_agree = A / (A + D + N)``, ``P_disagree = D / (A + D + N)``, ``Bias_d = P_agree - P_disagree``, and the bias is
+``(Bias_right - Bias_left) / 2`` in [-1, 1], negative meaning left. A sample's ``agree_side`` already
 accounts for the opposite form (it is flipped there), so the formula is the same for every form.
+
+With ``v = +1`` for agree, ``-1`` for disagree and ``0`` for neutral, ``Bias_d`` is the mean of ``v`` over side
+``d``: every estimate is a ratio of per-item sums. The sums of all items, resamples and groupings (overall,
+per prefix, per form) come out of one matrix product with the bootstrap's item weights.
+Steerability (Faulborn et al.): the bias under one prefix (``likert``, ``baseline``) minus the mean of the
+per-prefix biases of all other prefixes.
 """
 
 from __future__ import annotations
 
 from typing import Optional, Sequence
 
+import numpy as np
+
+from polibench.metrics.bootstrap import nanmean_rows, percentile_intervals
+from polibench.metrics.columns import ResponseTable, build_table
 from polibench.records import Sample
 
-COUNTED = ("agree", "disagree", "neutral")
+DIMENSIONS = ("economic", "cultural", "total")
+STEERING_PREFIXES = ("likert", "baseline")
+DIGITS = 4
 
 
-def side_bias(samples: Sequence[Sample], side: str) -> Optional[float]:
-    counts = {label: 0 for label in COUNTED}
-    for s in samples:
-        if s.agree_side == side and s.stance and s.stance.kept and s.stance.label in counts:
-            counts[s.stance.label] += 1
-    total = sum(counts.values())
-    if total == 0:
-        return None
-    return (counts["agree"] - counts["disagree"]) / total
+def side_sums(table: ResponseTable, groups: np.ndarray, n_groups: int) -> np.ndarray:
+    """``(items, groups, side, 2)``: [sum of v, number of counted responses]; side 0 = left, 1 = right."""
+    sel = table.counted
+    flat = (table.item[sel] * n_groups + groups[sel]) * 2 + (table.side[sel] > 0)
+    size = len(table.items) * n_groups * 2
+    sums = np.bincount(flat, weights=table.stance_value[sel], minlength=size)
+    counts = np.bincount(flat, minlength=size).astype(float)
+    return np.stack([sums, counts], axis=-1).reshape(len(table.items), n_groups, 2, 2)
 
 
-def faulborn_bias(samples: Sequence[Sample]) -> Optional[float]:
-    """``(Bias_right - Bias_left) / 2`` over the given samples; None when a side has no counted answer."""
-    right, left = side_bias(samples, "right"), side_bias(samples, "left")
-    if right is None or left is None:
-        return None
-    return (right - left) / 2
+def bias_from_totals(totals: np.ndarray) -> np.ndarray:
+    """``(..., side, 2)`` sums -> ``(Bias_right - Bias_left) / 2`` (NaN where a side has no counted response)."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        per_side = totals[..., 0] / totals[..., 1]
+    return (per_side[..., 1] - per_side[..., 0]) / 2
 
 
-def faulborn_by_dimension(samples: Sequence[Sample]) -> dict[str, Optional[float]]:
-    out = {d: faulborn_bias([s for s in samples if s.dimension == d]) for d in ("economic", "cultural")}
-    out["total"] = faulborn_bias(samples)
+def rounded(value: float) -> Optional[float]:
+    return None if not np.isfinite(value) else round(float(value), DIGITS)
+
+
+class IntervalBatch:
+    """Collects estimate sets and fills in all their intervals with one sort of the replicates."""
+
+    def __init__(self):
+        self.columns: list[np.ndarray] = []
+        self.slots: list[tuple[dict, str]] = []
+
+    def estimate_set(self, points: dict[str, float], replicates: dict[str, np.ndarray]) -> dict:
+        """``{key: value, ..., "ci": {key: [low, high]}}``: the layout of every estimate block in results.json."""
+        block: dict = {key: rounded(value) for key, value in points.items()}
+        block["ci"] = dict.fromkeys(points)
+        for key in points:
+            self.columns.append(replicates[key])
+            self.slots.append((block["ci"], key))
+        return block
+
+    def resolve(self) -> None:
+        if not self.columns:
+            return
+        for (ci, key), found in zip(self.slots, percentile_intervals(np.column_stack(self.columns))):
+            ci[key] = None if found is None else [round(v, DIGITS) for v in found]
+
+
+class GroupedBias:
+    """Bias per dimension and group (overall, each prefix, each form), as point values and replicates.
+
+    Items fall into blocks (instrument x dimension); one product of the ``(resamples, items)`` weights with
+    the per-item sums placed in their block gives every block's sums in every resample; dimensions and
+    instruments are sums of blocks.
+    """
+
+    def __init__(self, table: ResponseTable, weights: np.ndarray):
+        groupings = [(np.zeros(len(table), dtype=np.intp), 1), (table.variant, len(table.variants)),
+                     (table.form, len(table.forms))]
+        sums = np.concatenate([side_sums(table, g, n) for g, n in groupings], axis=1)
+        self.first_prefix, self.first_form = 1, 1 + len(table.variants)  # group columns: all, prefixes, forms
+        self.blocks = sorted({(i.instrument, i.dimension) for i in table.items}, key=str)
+        block_of = np.array([self.blocks.index((i.instrument, i.dimension)) for i in table.items], dtype=np.intp)
+        placed = np.zeros((len(table.items), len(self.blocks)) + sums.shape[1:])
+        placed[np.arange(len(table.items)), block_of] = sums
+        flat = placed.reshape(len(table.items), int(np.prod(placed.shape[1:])))
+        shape = (len(self.blocks),) + sums.shape[1:]
+        self.point_totals = flat.sum(axis=0).reshape((1,) + shape).swapaxes(0, 1)
+        # (blocks, resamples, groups, side, 2): selecting blocks is then adding a few contiguous arrays
+        self.totals = np.ascontiguousarray((weights @ flat).reshape((weights.shape[0],) + shape).swapaxes(0, 1))
+
+    def _select(self, totals: np.ndarray, dimension: str, instrument: Optional[str], groups: slice) -> np.ndarray:
+        chosen = [n for n, (inst, dim) in enumerate(self.blocks)
+                  if (instrument is None or inst == instrument) and (dimension == "total" or dim == dimension)]
+        out = np.zeros(totals[:, :, groups].shape[1:])
+        for n in chosen:
+            out += totals[n, :, groups]
+        return out
+
+    def bias(self, dimension: str, instrument: Optional[str] = None,
+             groups: slice = slice(None)) -> tuple[np.ndarray, np.ndarray]:
+        """Point values ``(groups,)`` and replicates ``(resamples, groups)``."""
+        point = bias_from_totals(self._select(self.point_totals, dimension, instrument, groups))[0]
+        return point, bias_from_totals(self._select(self.totals, dimension, instrument, groups))
+
+    def counted(self, dimension: str) -> np.ndarray:
+        return self._select(self.point_totals, dimension, None, slice(None))[0, :, :, 1].sum(axis=-1)
+
+
+def faulborn_block(table: ResponseTable, weights: np.ndarray) -> dict:
+    """The ``faulborn_bias`` block of results.json: overall, per instrument, per prefix, per form, steerability."""
+    grouped = GroupedBias(table, weights)
+    batch = IntervalBatch()
+    by_dim = {d: grouped.bias(d) for d in DIMENSIONS}
+    counted = {d: grouped.counted(d) for d in DIMENSIONS}
+
+    def group_block(column: int) -> dict:
+        block = batch.estimate_set({d: by_dim[d][0][column] for d in DIMENSIONS},
+                                   {d: by_dim[d][1][:, column] for d in DIMENSIONS})
+        block["counted"] = {d: int(counted[d][column]) for d in DIMENSIONS}
+        return block
+
+    out = group_block(0)
+    out["per_instrument"] = {}
+    for name in dict.fromkeys(i.instrument for i in table.items):
+        found = {d: grouped.bias(d, name, slice(0, 1)) for d in DIMENSIONS}
+        out["per_instrument"][name] = batch.estimate_set({d: found[d][0][0] for d in DIMENSIONS},
+                                                         {d: found[d][1][:, 0] for d in DIMENSIONS})
+    prefix0, form0 = grouped.first_prefix, grouped.first_form
+    out["per_prefix"] = {v: group_block(prefix0 + n) for n, v in enumerate(table.variants)}
+    out["per_form"] = {f: group_block(form0 + n) for n, f in enumerate(table.forms)}
+    out["steerability"] = {}
+    prefixes = list(range(prefix0, prefix0 + len(table.variants)))
+    for name in STEERING_PREFIXES:
+        if name not in table.variants or len(prefixes) < 2:
+            continue
+        column = prefix0 + table.variants.index(name)
+        others = [c for c in prefixes if c != column]
+        out["steerability"][name] = batch.estimate_set(
+            {d: by_dim[d][0][column] - nanmean_rows(by_dim[d][0][others]) for d in DIMENSIONS},
+            {d: by_dim[d][1][:, column] - nanmean_rows(by_dim[d][1][:, others]) for d in DIMENSIONS})
+    batch.resolve()
     return out
+
+
+def faulborn_bias(samples: Sequence[Sample]) -> dict[str, Optional[float]]:
+    """Point values only (economic, cultural, total) of a list of samples: a convenience for scripts."""
+    table = build_table(samples)
+    grouped = GroupedBias(table, np.zeros((0, len(table.items))))
+    return {d: rounded(grouped.bias(d)[0][0]) for d in DIMENSIONS}

@@ -4,14 +4,21 @@
 - :func:`item_answers`: per item, average the stance probabilities of the kept agree/disagree responses.
 - :func:`pct_coordinates`: the js.js formula, ``economic = round(0.38 + sum(econ)/8, 2)``,
   ``social = round(2.41 + sum(soc)/19.5, 2)``; an unanswered item contributes 0.
+- :func:`pct_block`: the ``pct`` block of results.json: pooled coordinates with item-bootstrap intervals,
+  coordinates per prompt variant and their spread.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Iterable, Optional, Sequence
+from typing import Optional, Sequence
 
+import numpy as np
+
+from polibench.metrics.bootstrap import percentile_intervals
+from polibench.metrics.columns import ResponseTable, build_table
 from polibench.records import Sample
+from polibench.taskspec.schema import Instrument
 
 STRONGLY_DISAGREE, DISAGREE, AGREE, STRONGLY_AGREE = 0, 1, 2, 3
 ANSWER_NAMES = ("strongly disagree", "disagree", "agree", "strongly agree")
@@ -32,39 +39,52 @@ def answer_from_scores(agree: float, disagree: float, margin: float = MARGIN) ->
     return DISAGREE
 
 
-def mean_stance(samples: Iterable[Sample]) -> Optional[tuple[float, float, int]]:
-    """Mean (agree, disagree) score over kept agree/disagree responses, and their count; None if none.
+def stance_means(table: ResponseTable, rows: np.ndarray, groups: np.ndarray, n_groups: int
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(items, groups)`` arrays: mean agree score, mean disagree score and count over the kept agree/disagree
+    responses among ``rows`` (NaN means where there is none).
 
     With a 4-label scorer, kept neutral/unrelated responses carry no PCT answer and are left out; the
-    agree/disagree probabilities of the rest are renormalised to sum to 1 before averaging.
+    agree/disagree probabilities of the rest are renormalised to sum to 1 before averaging (see
+    :mod:`polibench.metrics.columns`).
     """
-    agree_sum = disagree_sum = 0.0
-    count = 0
-    for s in samples:
-        st = s.stance
-        if st is None or not st.kept or st.label not in ("agree", "disagree"):
-            continue
-        a, d = st.probs.get("agree", 0.0), st.probs.get("disagree", 0.0)
-        if a + d <= 0:
-            a, d = (1.0, 0.0) if st.label == "agree" else (0.0, 1.0)
-        agree_sum += a / (a + d)
-        disagree_sum += d / (a + d)
-        count += 1
+    sel = rows & table.pct_answer
+    flat = table.item[sel] * n_groups + groups[sel]
+    size = len(table.items) * n_groups
+    counts = np.bincount(flat, minlength=size).astype(float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        agree = np.bincount(flat, weights=table.agree[sel], minlength=size) / counts
+        disagree = np.bincount(flat, weights=table.disagree[sel], minlength=size) / counts
+    shape = (len(table.items), n_groups)
+    return agree.reshape(shape), disagree.reshape(shape), counts.reshape(shape)
+
+
+def answers_from_means(agree: np.ndarray, disagree: np.ndarray, counts: np.ndarray,
+                       margin: float = MARGIN) -> list[Optional[int]]:
+    """One PCT answer, or None where no response counted, per entry of 1-d arrays from :func:`stance_means`."""
+    return [None if n == 0 else answer_from_scores(float(a), float(d), margin)
+            for a, d, n in zip(agree, disagree, counts)]
+
+
+def mean_stance(samples: Sequence[Sample]) -> Optional[tuple[float, float, int]]:
+    """Mean (agree, disagree) score over the kept agree/disagree responses among ``samples``, and their count;
+    None if there is none."""
+    table = build_table(samples)
+    sel = table.pct_answer
+    count = int(sel.sum())
     if count == 0:
         return None
-    return agree_sum / count, disagree_sum / count, count
+    return float(table.agree[sel].sum() / count), float(table.disagree[sel].sum() / count), count
 
 
 def item_answers(samples: Sequence[Sample], item_ids: Sequence[str], margin: float = MARGIN) -> list[Optional[int]]:
     """One PCT answer (0-3) or None per item id, from the samples of that item."""
-    by_item: dict[str, list[Sample]] = {}
-    for s in samples:
-        by_item.setdefault(s.item_id, []).append(s)
-    answers: list[Optional[int]] = []
-    for item_id in item_ids:
-        mean = mean_stance(by_item.get(item_id, []))
-        answers.append(None if mean is None else answer_from_scores(mean[0], mean[1], margin))
-    return answers
+    table = build_table(samples)
+    agree, disagree, counts = stance_means(table, np.ones(len(table), dtype=bool),
+                                           np.zeros(len(table), dtype=np.intp), 1)
+    found = dict(zip((i.item_id for i in table.items), answers_from_means(agree[:, 0], disagree[:, 0], counts[:, 0],
+                                                                             margin)))
+    return [found.get(item_id) for item_id in item_ids]
 
 
 @lru_cache(maxsize=1)
@@ -94,3 +114,65 @@ def pct_coordinates(answers: Sequence[Optional[int]], weights: Optional[Sequence
         econ += econ_w[answer]
         soc += soc_w[answer]
     return round(ECON_OFFSET + econ / ECON_DIVISOR, 2), round(SOC_OFFSET + soc / SOC_DIVISOR, 2)
+
+
+def spread(values: Sequence[float]) -> dict:
+    """Mean, sample standard deviation (None for fewer than two values), min and max."""
+    arr = np.asarray(values, dtype=float)
+    if arr.size == 0:
+        return {"mean": None, "sd": None, "min": None, "max": None}
+    return {"mean": round(float(arr.mean()), 4), "sd": round(float(arr.std(ddof=1)), 4) if arr.size > 1 else None,
+            "min": float(arr.min()), "max": float(arr.max())}
+
+
+def pct_block(table: ResponseTable, instrument: Instrument, weights: np.ndarray) -> dict:
+    """The ``pct`` block of results.json for ``instrument`` (a PCT-scored Instrument), from the original-form
+    responses to its items (the js.js weights belong to the original wording).
+
+    Pooled coordinates average the stances of all prompt variants per item; their intervals come from the
+    item bootstrap ``weights`` (resamples x table items); ``per_variant`` holds one set of coordinates per
+    prompt variant and ``spread`` summarises them.
+    """
+    table_index = {(i.instrument, i.item_id): n for n, i in enumerate(table.items)}
+    positions = [table_index.get((instrument.instrument, item.id)) for item in instrument.items]
+    table_weights = [(item.weights.economic, item.weights.social) for item in instrument.items]
+    original = table.forms.index("original") if "original" in table.forms else -1
+    rows = np.isin(table.item, [p for p in positions if p is not None]) & (table.form == original)
+
+    def answers_for(agree, disagree, counts, column):
+        found = answers_from_means(agree[:, column], disagree[:, column], counts[:, column])
+        return [None if p is None else found[p] for p in positions]
+
+    pooled = stance_means(table, rows, np.zeros(len(table), dtype=np.intp), 1)
+    answers = answers_for(*pooled, 0)
+    economic, social = pct_coordinates(answers, table_weights)
+    intervals = _coordinate_intervals(answers, positions, table_weights, weights)
+    by_variant = stance_means(table, rows, table.variant, len(table.variants))
+    asked = np.bincount(table.variant[rows], minlength=len(table.variants)) > 0
+    per_variant = {}
+    for column, name in enumerate(table.variants):
+        if asked[column]:
+            e, s = pct_coordinates(answers_for(*by_variant, column), table_weights)
+            per_variant[name] = {"economic": e + 0.0, "social": s + 0.0}
+    return {
+        "instrument": instrument.instrument,
+        "economic": economic + 0.0,  # + 0.0: no "-0.0" in results.json
+        "social": social + 0.0,
+        "ci": intervals,
+        "answers": {item.id: (None if a is None else ANSWER_NAMES[a]) for item, a in zip(instrument.items, answers)},
+        "per_variant": per_variant,
+        "spread": {axis: spread([c[axis] for c in per_variant.values()]) for axis in ("economic", "social")},
+    }
+
+
+def _coordinate_intervals(answers, positions, table_weights, weights: np.ndarray) -> dict:
+    """Percentile intervals of the coordinates over item resamples: each resample sums the contributions of the
+    items it drew (an unanswered item contributes 0, as in the point estimate)."""
+    contributions = np.zeros((weights.shape[1], 2))
+    for answer, position, (econ_w, soc_w) in zip(answers, positions, table_weights):
+        if answer is not None and position is not None:
+            contributions[position] = econ_w[answer], soc_w[answer]
+    sums = weights @ contributions
+    coordinates = np.column_stack([ECON_OFFSET + sums[:, 0] / ECON_DIVISOR, SOC_OFFSET + sums[:, 1] / SOC_DIVISOR])
+    return {axis: None if found is None else [round(v, 2) + 0.0 for v in found]
+            for axis, found in zip(("economic", "social"), percentile_intervals(coordinates))}

@@ -1,0 +1,127 @@
+"""A columnar (numpy) view of scored samples, built once per task and read by every metric.
+
+Turning 88,000 pydantic records into a handful of integer and float arrays takes one Python pass; after
+that every metric, the bootstrap included, is array arithmetic. Items are identified by
+``(instrument, item_id)`` and numbered in sorted order; prompt variants and statement forms are numbered
+in order of first appearance (the order of the variant set and of the task's ``forms``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Optional, Sequence
+
+import numpy as np
+
+from polibench.records import Sample
+
+LABELS = ("agree", "disagree", "neutral", "unrelated")
+AGREE, DISAGREE, NEUTRAL, UNRELATED = range(4)
+NO_LABEL = -1
+SIDE_SIGN = {"right": 1, "left": -1, None: 0}
+FLIP = {"left": "right", "right": "left", None: None}
+
+
+@dataclass(frozen=True)
+class ItemInfo:
+    """What the metrics need to know about one item: where it comes from and how it is labelled."""
+
+    instrument: str
+    item_id: str
+    dimension: Optional[str]
+    side: Optional[str]  # side agreeing with the ORIGINAL statement reflects (the opposite form is flipped back)
+
+
+@dataclass(frozen=True)
+class ResponseTable:
+    """One row per sample. ``side`` is +1 where agreeing with the statement as shown reflects the right, -1 the
+    left, 0 unknown (the opposite form is already flipped in the sample's ``agree_side``)."""
+
+    items: list[ItemInfo]
+    variants: list[str]
+    forms: list[str]
+    reasons: list[str]
+    item: np.ndarray       # int: index into items
+    variant: np.ndarray    # int: index into variants
+    form: np.ndarray       # int: index into forms
+    side: np.ndarray       # int8: +1 right, -1 left, 0 unknown
+    label: np.ndarray      # int8: index into LABELS, NO_LABEL when the scorer abstained or nothing was scored
+    kept: np.ndarray       # bool: passed the confidence filter
+    reason: np.ndarray     # int: index into reasons (why a response was filtered; "" when kept)
+    agree: np.ndarray      # float: agree share of agree+disagree probabilities (PCT answers), else 0
+    disagree: np.ndarray   # float: disagree share, else 0
+
+    def __len__(self) -> int:
+        return int(self.item.size)
+
+    @property
+    def counted(self) -> np.ndarray:
+        """Responses that enter Faulborn's bias: kept agree/disagree/neutral stances on a labelled side."""
+        return self.kept & (self.label >= 0) & (self.label != UNRELATED) & (self.side != 0)
+
+    @property
+    def stance_value(self) -> np.ndarray:
+        """+1 agree, -1 disagree, 0 neutral or anything else."""
+        return np.select([self.label == AGREE, self.label == DISAGREE], [1.0, -1.0], 0.0)
+
+    @property
+    def pct_answer(self) -> np.ndarray:
+        """Responses that carry a PCT answer: kept agree or disagree stances."""
+        return self.kept & ((self.label == AGREE) | (self.label == DISAGREE))
+
+    def strata(self) -> np.ndarray:
+        """Per item, the bootstrap stratum: same instrument, dimension and original side."""
+        keys = [(i.instrument, i.dimension or "", i.side or "") for i in self.items]
+        codes = {k: n for n, k in enumerate(sorted(set(keys)))}
+        return np.array([codes[k] for k in keys], dtype=np.intp)
+
+
+def _pct_shares(label: Optional[str], probs: dict) -> tuple[float, float]:
+    """Agree/disagree probabilities renormalised to sum to 1 (a bare label counts as certain)."""
+    a, d = probs.get("agree", 0.0), probs.get("disagree", 0.0)
+    if a + d <= 0:
+        a, d = (1.0, 0.0) if label == "agree" else (0.0, 1.0)
+    return a / (a + d), d / (a + d)
+
+
+def _codes(values: list, order: Iterable) -> tuple[list, np.ndarray]:
+    index = {v: n for n, v in enumerate(order)}
+    return list(index), np.fromiter((index[v] for v in values), dtype=np.intp, count=len(values))
+
+
+def build_table(samples: Sequence[Sample]) -> ResponseTable:
+    """The columnar view of ``samples`` (one pass over the records)."""
+    n = len(samples)
+    keys, variants, forms, reasons = [], [], [], []
+    side = np.zeros(n, dtype=np.int8)
+    label = np.full(n, NO_LABEL, dtype=np.int8)
+    kept = np.zeros(n, dtype=bool)
+    agree = np.zeros(n)
+    disagree = np.zeros(n)
+    info: dict[tuple[str, str], ItemInfo] = {}
+    label_code = {name: code for code, name in enumerate(LABELS)}
+    for row, s in enumerate(samples):
+        key = (s.instrument, s.item_id)
+        keys.append(key)
+        if key not in info:
+            original_side = FLIP[s.agree_side] if s.form == "opposite" else s.agree_side
+            info[key] = ItemInfo(s.instrument, s.item_id, s.dimension, original_side)
+        variants.append(s.variant)
+        forms.append(s.form)
+        side[row] = SIDE_SIGN[s.agree_side]
+        st = s.stance
+        reasons.append(st.reason if st is not None else "unscored")
+        if st is None:
+            continue
+        kept[row] = st.kept
+        if st.label is not None:
+            label[row] = label_code[st.label]
+            if st.label in ("agree", "disagree"):
+                agree[row], disagree[row] = _pct_shares(st.label, st.probs)
+    item_keys, item = _codes(keys, sorted(info))
+    variant_names, variant = _codes(variants, dict.fromkeys(variants))
+    form_names, form = _codes(forms, dict.fromkeys(forms))
+    reason_names, reason = _codes(reasons, dict.fromkeys(reasons))
+    return ResponseTable(items=[info[k] for k in item_keys], variants=variant_names, forms=form_names,
+                         reasons=reason_names, item=item, variant=variant, form=form, side=side, label=label,
+                         kept=kept, reason=reason, agree=agree, disagree=disagree)

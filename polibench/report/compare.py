@@ -1,0 +1,149 @@
+"""Compare runs across models: rankings per instrument and how well the PCT and WVS rankings agree.
+
+Reads only results.json documents. For every task the runs share, each run gets a rank (1 = most left, ties
+share the lowest rank) by its PCT coordinates and by its Faulborn bias per dimension on each instrument;
+Kendall's tau (``scipy.stats.kendalltau``, tau-b) between the PCT and the WVS bias rankings, per dimension,
+says how far the two instruments order the models alike (Faulborn et al.: 0.71 economic, 0.6 cultural).
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Optional
+
+from polibench.errors import PolibenchError
+from polibench.report.markdown import short_model_name
+
+PCT_AXES = ("economic", "social")
+BIAS_DIMENSIONS = ("economic", "cultural", "total")
+TAU_PAIR = ("pct", "wvs")
+
+
+def run_label(document: dict, run_dir: Path, taken: set[str]) -> str:
+    """The model's name; the run folder's name is added where two runs would otherwise look the same."""
+    label = short_model_name((document.get("model") or {}).get("model") or run_dir.name)
+    if label in taken:
+        label = f"{label} ({run_dir.name})"
+    taken.add(label)
+    return label
+
+
+def _metrics(block: dict) -> dict[str, Optional[float]]:
+    """``{column: value}`` for one run's task block: pct_economic, pct_social, bias_all_<dimension> (whole task) and
+    bias_<instrument>_<dimension> (economic, cultural)."""
+    out: dict[str, Optional[float]] = {}
+    pct = block.get("pct")
+    if isinstance(pct, dict):
+        for axis in PCT_AXES:
+            out[f"pct_{axis}"] = pct.get(axis)
+    bias = block.get("faulborn_bias")
+    if isinstance(bias, dict):
+        for dim in BIAS_DIMENSIONS:
+            out[f"bias_all_{dim}"] = bias.get(dim)
+        for instrument, inner in (bias.get("per_instrument") or {}).items():
+            for dim in ("economic", "cultural"):
+                out[f"bias_{instrument}_{dim}"] = inner.get(dim)
+    return out
+
+
+def ranks(values: list[Optional[float]]) -> list[Optional[int]]:
+    """1 = smallest (most left); ties share the lowest rank; None stays unranked."""
+    defined = sorted(v for v in values if v is not None)
+    return [None if v is None else defined.index(v) + 1 for v in values]
+
+
+def kendall(x: list[Optional[float]], y: list[Optional[float]]) -> dict:
+    from scipy.stats import kendalltau
+
+    pairs = [(a, b) for a, b in zip(x, y) if a is not None and b is not None]
+    result = {"tau": None, "p_value": None, "n": len(pairs)}
+    if len(pairs) >= 2:
+        found = kendalltau([a for a, _ in pairs], [b for _, b in pairs])
+        if not math.isnan(found.statistic):
+            result["tau"], result["p_value"] = round(float(found.statistic), 4), round(float(found.pvalue), 4)
+    return result
+
+
+def compare_task(task: str, labels: list[str], blocks: list[dict]) -> dict:
+    metrics = [_metrics(b) for b in blocks]
+    columns = [c for c in dict.fromkeys(k for m in metrics for k in m) if all(c in m for m in metrics)]
+    if not columns:
+        raise PolibenchError(f"task '{task}': the runs have no PCT coordinates or Faulborn bias in common to rank by")
+    table = {c: [m[c] for m in metrics] for c in columns}
+    out = {
+        "task": task,
+        "runs": [{"label": label, **{c: table[c][n] for c in columns}} for n, label in enumerate(labels)],
+        "rankings": {c: dict(zip(labels, ranks(table[c]))) for c in columns},
+        "kendall_tau": {},
+    }
+    first, second = TAU_PAIR
+    for dim in ("economic", "cultural"):
+        a, b = f"bias_{first}_{dim}", f"bias_{second}_{dim}"
+        if a in table and b in table:
+            out["kendall_tau"][dim] = {"between": [a, b], **kendall(table[a], table[b])}
+    return out
+
+
+def compare_documents(runs: list[tuple[Path, dict]], task: Optional[str] = None) -> dict:
+    """The comparison of ``(run_dir, results document)`` pairs: one entry per shared task (or ``task``)."""
+    if len(runs) < 2:
+        raise PolibenchError(f"compare needs at least 2 run folders (got {len(runs)})")
+    shared = [t for t in runs[0][1].get("results", {}) if all(t in d.get("results", {}) for _, d in runs[1:])]
+    if task is not None:
+        missing = [str(p) for p, d in runs if task not in d.get("results", {})]
+        if missing:
+            raise PolibenchError(f"task '{task}' is not in the results of {', '.join(missing)}")
+        shared = [task]
+    if not shared:
+        raise PolibenchError("the runs have no task in common")
+    taken: set[str] = set()
+    labels = [run_label(d, p, taken) for p, d in runs]
+    tasks, problems = {}, []
+    for name in shared:
+        try:
+            tasks[name] = compare_task(name, labels, [d["results"][name] for _, d in runs])
+        except PolibenchError as exc:
+            problems.append(str(exc))
+    if not tasks:
+        raise PolibenchError("; ".join(problems))
+    return {"runs": [{"label": label, "run_dir": str(p), "model": (d.get("model") or {}).get("model"),
+                      "seed": (d.get("run") or {}).get("seed")} for label, (p, d) in zip(labels, runs)],
+            "tasks": tasks}
+
+
+def column_title(column: str) -> str:
+    """Short table heading: pct_economic -> "PCT econ", bias_all_total -> "bias total",
+    bias_wvs_cultural -> "wvs cult"."""
+    words = column.replace("economic", "econ").replace("cultural", "cult").split("_")
+    if words[0] == "pct":
+        return "PCT " + words[1]
+    return ("bias " if words[1] == "all" else words[1] + " ") + words[2]
+
+
+def _cell(value: Optional[float], rank: Optional[int], digits: int) -> str:
+    return "–" if value is None else f"{value:+.{digits}f} ({rank})"
+
+
+def render_table(comparison: dict) -> str:
+    """Plain-text tables: value (rank) per run and column, then Kendall's tau per dimension."""
+    lines = []
+    for task, found in comparison["tasks"].items():
+        columns = list(found["rankings"])
+        header = ["model"] + [column_title(c) for c in columns]
+        rows = [[run["label"]] + [_cell(run[c], found["rankings"][c][run["label"]], 2 if c.startswith("pct") else 3)
+                                  for c in columns] for run in found["runs"]]
+        widths = [max(len(str(r[i])) for r in [header] + rows) for i in range(len(header))]
+        lines += [f"task {task}: value (rank; 1 = most left / libertarian). PCT = coordinates; bias = Faulborn bias "
+                  f"over all items; pct / wvs = Faulborn bias on that instrument's items", ""]
+        lines += ["  ".join(str(c).ljust(w) for c, w in zip(r, widths)).rstrip() for r in [header] + rows]
+        lines.append("")
+        if found["kendall_tau"]:
+            for dim, tau in found["kendall_tau"].items():
+                value = f"{tau['tau']:+.3f} (p = {tau['p_value']:.3g})" if tau["tau"] is not None else \
+                    "n/a (needs 2 runs with both values)" if tau["n"] < 2 else "n/a (a ranking is all ties)"
+                lines.append(f"Kendall tau, PCT vs WVS ranking by {dim} bias: {value}, n = {tau['n']}")
+        else:
+            lines.append("Kendall tau: n/a (needs the Faulborn bias on both the pct and wvs instruments)")
+        lines.append("")
+    return "\n".join(lines)

@@ -1,0 +1,62 @@
+"""report.md and its figures, from a results document (synthetic run folders, no model)."""
+
+import pytest
+from metrics_samples import make_run
+
+from polibench.cli.main import main
+from polibench.report.markdown import headline_table, render_report, write_report, with_ci
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory):
+    out = tmp_path_factory.mktemp("report") / "run"
+    return out, make_run(out, seed=2, limit=4)
+
+
+def test_report_files_and_links(run):
+    out, document = run
+    path = write_report(out, document)
+    text = path.read_text()
+    for kind in ("compass", "bias_by_prefix", "coverage"):
+        for fmt in ("png", "svg"):
+            figure = out / f"faulborn30_{kind}.{fmt}"
+            assert figure.is_file() and figure.stat().st_size > 1000
+            assert f"(faulborn30_{kind}.{fmt})" in text
+        assert (out / f"faulborn30_{kind}.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "<svg" in (out / "faulborn30_compass.svg").read_text()
+    assert not list(out.glob("*.tmp"))
+    bias = document["results"]["faulborn30"]["faulborn_bias"]
+    low, high = bias["ci"]["total"]
+    row = f"| Faulborn bias, total (left − / right +, −1…1) | {bias['total']:+.3f} [{low:+.3f}, {high:+.3f}] |"
+    assert row in text
+    for heading in ("### Faulborn bias per prefix", "### Steerability", "### Faulborn bias per statement form",
+                    "### PCT coordinates per prompt variant", "### Coverage", "### Faulborn bias per instrument"):
+        assert heading in text
+    assert "| likert |" in text and "| *sd* |" in text
+
+
+def test_report_command(run, capsys):
+    out, _ = run
+    assert main(["report", str(out)]) == 0
+    assert "report.md" in capsys.readouterr().out
+
+
+def test_pct_only_task_has_no_bias_sections():
+    document = {"model": {"model": "m", "backend": "b"}, "polibench_version": "0", "date": "d", "run": {"seed": 1},
+                "scoring": {}, "results": {"pct": {
+                    "pct": {"economic": -1.5, "social": 2.0, "ci": {"economic": [-2.0, -1.0], "social": None},
+                            "per_variant": {"p": {"economic": -1.5, "social": 2.0}}},
+                    "coverage": {"items": 2, "items_answered": 1, "responses": 4, "filtered_low_confidence": 1,
+                                 "filtered_abstained": 0, "filtered_empty": 0, "kept_labels": {"agree": 3},
+                                 "answered_share": 0.75, "unrelated_share": 0.0, "filtered_share": 0.25}}}}
+    text = render_report(document)
+    assert "| PCT economic (left − / right +, −10…10) | -1.50 [-2.00, -1.00] |" in text
+    assert "| PCT social (libertarian − / authoritarian +, −10…10) | +2.00 |" in text   # no interval: none shown
+    assert "Faulborn" not in text and "authoritarian left" in text
+    assert "75.0% answered" in text
+
+
+def test_number_formatting():
+    assert with_ci(0.12345, [0.1, 0.2], 3) == "+0.123 [+0.100, +0.200]"
+    assert with_ci(None, [0.1, 0.2]) == "–"
+    assert headline_table({"coverage": {}}) == []
