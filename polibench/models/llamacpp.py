@@ -16,6 +16,12 @@ from polibench.models.hf import file_sha256
 from polibench.records import GenerationSettings, Usage
 
 
+def default_threads() -> int:
+    """All cores but one: llama.cpp's threads spin-wait on each other, so a busy core that one of them has to
+    share slows every token down many times over (seen on 2-core machines running anything else)."""
+    return max(1, (os.cpu_count() or 2) - 1)
+
+
 class LlamaCppBackend(ModelBackend):
     name = "llamacpp"
 
@@ -29,7 +35,7 @@ class LlamaCppBackend(ModelBackend):
             raise BackendError("llamacpp backend needs llama-cpp-python: pip install -e '.[llamacpp]'") from None
         super().__init__(model, n_ctx=n_ctx, n_gpu_layers=n_gpu_layers)
         self.sha256 = file_sha256(Path(model))
-        self.llm = Llama(model_path=model, n_ctx=n_ctx, n_threads=n_threads or os.cpu_count(),
+        self.llm = Llama(model_path=model, n_ctx=n_ctx, n_threads=n_threads or default_threads(),
                          n_gpu_layers=n_gpu_layers, chat_format=chat_format, verbose=False)
 
     def describe(self) -> dict:
