@@ -6,9 +6,9 @@ import argparse
 import sys
 
 from polibench import __version__
-from polibench.cli import list_cmd, report_cmd, run, score
+from polibench.cli import compare, fairness, leaderboard, list_cmd, report_cmd, run, score, stance, submit
 
-COMMANDS = (run, list_cmd, score, report_cmd)
+COMMANDS = (run, list_cmd, score, report_cmd, compare, stance, submit, leaderboard, fairness)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -9,11 +9,16 @@ from polibench.scoring.base import StanceScorer
 
 SCORERS: dict[str, str] = {
     "lexical": "polibench.scoring.lexical:LexicalScorer",
+    "mask_lexicon": "polibench.scoring.mask_lexicon:MaskLexiconScorer",
     "nli": "polibench.scoring.nli:NLIScorer",
+    "classifier": "polibench.scoring.classifier:ClassifierScorer",
+    "embedded": "polibench.scoring.default:EmbeddedStanceScorer",
+    "judge": "polibench.scoring.judge:JudgeScorer",
 }
 
-# Used by `polibench run` on the embedded model, which must work offline.
-OFFLINE_DEFAULT = "lexical"
+# Used by `polibench run` on the embedded model, which must work offline: the MiniLM stance classifier
+# trained on the gold data on first use (polibench.scoring.default).
+OFFLINE_DEFAULT = "embedded"
 
 
 def register_scorer(name: str, target: str) -> None:

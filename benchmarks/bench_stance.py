@@ -1,0 +1,56 @@
+"""Benchmark: training the embedded default stance scorer, and scoring speed of the stance scorers.
+
+Prints the wall and CPU seconds of training the MiniLM default on the gold train split (into a fresh
+temporary cache, so it always trains), then examples per second of the embedded classifier, the lexical
+baseline and (with --judge N) the llamacpp judge on the embedded SmolLM2 over the gold test split.
+
+Target: training <= 300 s on 2 CPU cores.  Run:  taskset -c 0,1 python benchmarks/bench_stance.py [--judge 20]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import tempfile
+import time
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--judge", type=int, default=0, help="also time the judge on this many test examples")
+    parser.add_argument("--threads", type=int, help="torch threads (default: torch's choice)")
+    args = parser.parse_args()
+
+    import torch
+
+    if args.threads:
+        torch.set_num_threads(args.threads)
+    from polibench.scoring.default import EmbeddedStanceScorer, ensure_default_checkpoint
+    from polibench.scoring.registry import create_scorer
+    from polibench.stance.data import load_examples
+    from polibench.stance.evaluate import evaluate_scorer, row_at
+    from polibench.stance.train import read_metadata
+
+    print(f"torch threads: {torch.get_num_threads()}, cpu count: {os.cpu_count()}")
+    with tempfile.TemporaryDirectory() as cache:
+        os.environ["POLIBENCH_CACHE"] = cache
+        started = time.time()
+        path = ensure_default_checkpoint(show_progress=False)
+        meta = read_metadata(path)
+        print(f"train embedded default: {time.time() - started:.1f} s wall (training alone {meta['train_seconds']} s, "
+              f"{meta['train_cpu_seconds']} s CPU), {meta['n_train']} examples, {meta['steps']} steps, "
+              f"final loss {meta['final_train_loss']}")
+        test = load_examples("gold:test")
+        for scorer in (EmbeddedStanceScorer(), create_scorer("lexical", ["agree", "disagree", "neutral", "unrelated"])):
+            report, _ = evaluate_scorer(scorer, test, show_progress=False)
+            row = row_at(report, 0.9)
+            print(f"{scorer.name}: {len(test) / report['seconds']:.1f} examples/s over {len(test)}; macro-F1 at 0.9 "
+                  f"{row['macro_f1']:.3f} with {100 * row['retained_share']:.1f}% retained")
+    if args.judge:
+        judge = create_scorer("judge", ["agree", "disagree", "neutral", "unrelated"])
+        report, _ = evaluate_scorer(judge, test[:args.judge], show_progress=False)
+        print(f"judge (embedded SmolLM2, llamacpp): {args.judge / report['seconds']:.2f} examples/s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,138 @@
+"""``polibench stance train|eval|default``: fine-tune a stance classifier, validate any scorer on labelled data."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from polibench.cli.args import parse_kv, split_names
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("stance", help="train and validate stance scorers",
+                       description="Fine-tune a 4-label stance classifier (train), measure a scorer on labelled "
+                                   "(statement, response, label) JSONL (eval), or build the offline default.")
+    stance_sub = p.add_subparsers(dest="stance_command", metavar="SUBCOMMAND")
+    p.set_defaults(handler=lambda args: (p.print_help(), 2)[1])
+
+    t = stance_sub.add_parser("train", help="fine-tune a 4-label stance classifier with transformers' Trainer",
+                              description="Defaults follow Faulborn et al.: AdamW, lr 2e-5, weight decay 0.2, "
+                                          "batch 4, linear warm-up over 2/7 of training, ceil(5.3 * n / batch) "
+                                          "steps (docs/stance.md).")
+    t.add_argument("--base", required=True, help="hub id or folder of the model to fine-tune")
+    t.add_argument("--train", required=True, help="JSONL with statement, response, label (or gold:train)")
+    t.add_argument("--eval", help="JSONL to evaluate the trained model on (e.g. a dev split)")
+    t.add_argument("--output", required=True, help="folder for the checkpoint (must not exist or be empty)")
+    t.add_argument("--steps", type=int, help="training steps (default: the scaling rule)")
+    t.add_argument("--epochs", type=float, help="passes over the data when --steps is not given (default 5.3)")
+    t.add_argument("--lr", type=float, help="learning rate (default 2e-5)")
+    t.add_argument("--weight-decay", type=float, help="AdamW weight decay (default 0.2)")
+    t.add_argument("--batch-size", type=int, help="examples per step (default 4)")
+    t.add_argument("--warmup", type=float, help="warm-up share of the steps (default 2/7, Faulborn's 500/1750)")
+    t.add_argument("--max-length", type=int, help="tokens per (statement, response) pair (default 256)")
+    t.add_argument("--freeze-embeddings", action="store_true", help="do not train the input embeddings")
+    t.add_argument("--seed", type=int, help="random seed (default 1234)")
+    t.add_argument("--no-progress", action="store_true", help="hide progress bars")
+    t.set_defaults(handler=train_command)
+
+    e = stance_sub.add_parser("eval", help="per-class P/R/F1 and retention at confidence thresholds 0.0 ... 0.9",
+                              description="Score labelled (statement, response, label) JSONL with a scorer and "
+                                          "print per-class precision/recall/F1, macro-F1 and the share of examples "
+                                          "retained at confidence thresholds 0.0, 0.1 ... 0.9.")
+    e.add_argument("--scorer", required=True, help="scorer name (see `polibench list`)")
+    e.add_argument("--model", help="the scorer's model (shorthand for --scorer-args model=...)")
+    e.add_argument("--scorer-args", help="scorer options as k=v,k=v")
+    e.add_argument("--labels", default="agree,disagree,neutral,unrelated", help="labels the scorer may return")
+    e.add_argument("--data", required=True, help="JSONL with statement, response, label (gold:test = the gold test split)")
+    e.add_argument("--limit", type=int, help="only the first N examples")
+    e.add_argument("--output", help="folder for eval.json, predictions.jsonl, thresholds.png/.svg")
+    e.add_argument("--threshold", type=float, default=0.9, help="threshold of the second per-class table (0.9)")
+    e.add_argument("--no-progress", action="store_true", help="hide progress bars")
+    e.set_defaults(handler=eval_command)
+
+    d = stance_sub.add_parser("default", help="train (once) and show the offline default stance scorer")
+    d.add_argument("--no-progress", action="store_true", help="hide progress bars")
+    d.set_defaults(handler=default_command)
+
+
+def _settings(args: argparse.Namespace):
+    from polibench.stance.train import TrainSettings
+
+    overrides = {"steps": args.steps, "epochs": args.epochs, "learning_rate": args.lr,
+                 "weight_decay": args.weight_decay, "batch_size": args.batch_size, "warmup_fraction": args.warmup,
+                 "max_length": args.max_length, "seed": args.seed}
+    settings = {k: v for k, v in overrides.items() if v is not None}
+    if args.freeze_embeddings:
+        settings["freeze_embeddings"] = True
+    return TrainSettings(**settings)
+
+
+def train_command(args: argparse.Namespace) -> int:
+    from polibench.errors import PolibenchError
+    from polibench.stance.data import load_examples
+    from polibench.stance.train import train_classifier
+
+    settings = _settings(args)
+    train = load_examples(args.train)
+    evaluation = load_examples(args.eval) if args.eval else None
+    output = Path(args.output)
+    if output.exists() and (not output.is_dir() or any(output.iterdir())):
+        raise PolibenchError(f"--output {output} already exists and is not an empty folder")
+    steps = settings.total_steps(len(train))
+    print(f"polibench: fine-tuning {args.base} on {len(train)} examples: {steps} steps of {settings.batch_size}, "
+          f"lr {settings.learning_rate:g}, weight decay {settings.weight_decay:g}, "
+          f"{settings.warmup_steps(len(train))} warm-up steps, seed {settings.seed}", file=sys.stderr)
+    train_classifier(args.base, train, output, settings, show_progress=not args.no_progress)
+    print(f"wrote {output}")
+    if evaluation is not None:
+        _evaluate_checkpoint(output, args.eval, evaluation, not args.no_progress)
+    return 0
+
+
+def _evaluate_checkpoint(checkpoint: Path, data_name: str, examples, show_progress: bool) -> None:
+    from polibench.scoring.classifier import ClassifierScorer
+    from polibench.stance.evaluate import evaluate_scorer, format_report, write_outputs
+
+    scorer = ClassifierScorer(model=str(checkpoint))
+    report, predictions = evaluate_scorer(scorer, examples, data=str(data_name), show_progress=show_progress)
+    print(format_report(report))
+    write_outputs(report, predictions, checkpoint / "eval")
+    print(f"wrote {checkpoint / 'eval'}/eval.json, predictions.jsonl, thresholds.png/.svg")
+
+
+def eval_command(args: argparse.Namespace) -> int:
+    from polibench.errors import PolibenchError
+    from polibench.scoring.registry import create_scorer
+    from polibench.stance.data import load_examples
+    from polibench.stance.evaluate import THRESHOLDS, evaluate_scorer, format_report, write_outputs
+
+    if args.limit is not None and args.limit < 1:
+        raise PolibenchError(f"--limit must be at least 1 (got {args.limit})")
+    if not 0.0 <= args.threshold <= 1.0:
+        raise PolibenchError(f"--threshold must be in [0, 1] (got {args.threshold})")
+    scorer_args = parse_kv(args.scorer_args, "--scorer-args")
+    if args.model:
+        scorer_args["model"] = args.model
+    examples = load_examples(args.data)[:args.limit]
+    scorer = create_scorer(args.scorer, split_names(args.labels), **scorer_args)
+    thresholds = sorted(set(THRESHOLDS) | {args.threshold})
+    report, predictions = evaluate_scorer(scorer, examples, data=str(args.data), show_progress=not args.no_progress,
+                                          thresholds=thresholds)
+    print(format_report(report, detail_thresholds=sorted({0.0, args.threshold})))
+    if args.output:
+        paths = write_outputs(report, predictions, Path(args.output))
+        print("wrote " + ", ".join(str(p) for p in paths))
+    return 0
+
+
+def default_command(args: argparse.Namespace) -> int:
+    from polibench.scoring.default import ensure_default_checkpoint
+    from polibench.stance.train import read_metadata
+
+    path = ensure_default_checkpoint(show_progress=not args.no_progress)
+    meta = read_metadata(path)
+    print(f"offline default stance scorer: {path}")
+    print(f"  trained on {meta.get('n_train')} gold examples in {meta.get('train_seconds')} s, "
+          f"{meta.get('steps')} steps, data sha256 {str(meta.get('train_sha256'))[:12]}")
+    return 0

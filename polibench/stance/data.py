@@ -1,0 +1,117 @@
+"""Labelled ``(statement, response, label)`` examples: reading JSONL files, the gold splits, dev carving.
+
+Any JSONL file whose lines are objects with string fields ``statement``, ``response`` and ``label`` (one of
+agree/disagree/neutral/unrelated) works; other fields are kept in ``meta``. Mistakes are reported with the
+file, the line and the field. ``gold:train`` and ``gold:test`` name the gold splits shipped in the package.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Sequence
+
+from polibench.errors import PolibenchError
+from polibench.paths import PACKAGE_DIR
+from polibench.scoring.base import LABELS
+
+GOLD_DIR = PACKAGE_DIR / "data" / "stance"
+GOLD_SPLITS = ("train", "test")
+
+
+@dataclass(frozen=True)
+class StanceExample:
+    statement: str
+    response: str
+    label: str
+    meta: dict = field(default_factory=dict, compare=False, hash=False)
+
+    @property
+    def group(self) -> str:
+        """What keeps examples together when splitting: the statement id when known, else the statement."""
+        return str(self.meta.get("statement_id") or self.statement)
+
+
+def gold_path(split: str) -> Path:
+    if split not in GOLD_SPLITS:
+        raise PolibenchError(f"unknown gold split '{split}'; expected one of {', '.join(GOLD_SPLITS)}")
+    path = GOLD_DIR / f"{split}.jsonl"
+    if not path.is_file():
+        raise PolibenchError(f"the gold stance data is missing from this installation ({path})")
+    return path
+
+
+def resolve_data_path(name: str | Path) -> Path:
+    """A file path, or ``gold:train`` / ``gold:test`` for the packaged gold splits."""
+    text = str(name)
+    if text.startswith("gold:"):
+        return gold_path(text.partition(":")[2])
+    path = Path(text)
+    if not path.is_file():
+        raise PolibenchError(f"{path}: no such file")
+    return path
+
+
+def _parse_line(path: Path, lineno: int, line: str, labels: Sequence[str]) -> StanceExample:
+    try:
+        row = json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise PolibenchError(f"{path}:{lineno}: not valid JSON ({exc.msg})") from None
+    if not isinstance(row, dict):
+        raise PolibenchError(f"{path}:{lineno}: expected a JSON object, got {type(row).__name__}")
+    for name in ("statement", "response", "label"):
+        if name not in row:
+            raise PolibenchError(f"{path}:{lineno}: field '{name}' is missing")
+        if not isinstance(row[name], str):
+            raise PolibenchError(f"{path}:{lineno}: field '{name}' must be a string, got {type(row[name]).__name__}")
+    if not row["statement"].strip():
+        raise PolibenchError(f"{path}:{lineno}: field 'statement' is empty")
+    if row["label"] not in labels:
+        raise PolibenchError(f"{path}:{lineno}: field 'label' must be one of {', '.join(labels)}, "
+                             f"got '{row['label']}'")
+    meta = {k: v for k, v in row.items() if k not in ("statement", "response", "label")}
+    return StanceExample(row["statement"], row["response"], row["label"], meta)
+
+
+def load_examples(name: str | Path, labels: Sequence[str] = LABELS) -> list[StanceExample]:
+    """Read a JSONL file of labelled examples (blank lines are skipped)."""
+    path = resolve_data_path(name)
+    examples = []
+    with open(path, encoding="utf-8") as handle:
+        for lineno, line in enumerate(handle, 1):
+            if line.strip():
+                examples.append(_parse_line(path, lineno, line, labels))
+    if not examples:
+        raise PolibenchError(f"{path}: no examples")
+    return examples
+
+
+def split_by_statement(examples: Sequence[StanceExample], dev_fraction: float = 0.2,
+                       seed: int = 0) -> tuple[list[StanceExample], list[StanceExample]]:
+    """``(rest, dev)``: whole statement groups go to dev until it holds about ``dev_fraction`` of examples."""
+    groups = sorted({e.group for e in examples})
+    random.Random(seed).shuffle(groups)
+    target = dev_fraction * len(examples)
+    sizes = {g: 0 for g in groups}
+    for e in examples:
+        sizes[e.group] += 1
+    dev_groups: set[str] = set()
+    taken = 0
+    for g in groups:
+        if taken >= target:
+            break
+        dev_groups.add(g)
+        taken += sizes[g]
+    return ([e for e in examples if e.group not in dev_groups], [e for e in examples if e.group in dev_groups])
+
+
+def examples_digest(examples: Sequence[StanceExample]) -> str:
+    """SHA-256 of the (statement, response, label) triples, in order: the identity of a training set."""
+    digest = hashlib.sha256()
+    for e in examples:
+        digest.update(json.dumps([e.statement, e.response, e.label], ensure_ascii=False).encode("utf-8"))
+        digest.update(b"\n")
+    return digest.hexdigest()

@@ -1,0 +1,193 @@
+"""Fine-tune a 4-label stance classifier on ``(statement, response)`` pairs with transformers' Trainer.
+
+Defaults follow Faulborn et al. (shared/reference/faulborn.json): AdamW (betas 0.9/0.999, eps 1e-8),
+learning rate 2e-5, weight decay 0.2, batch size 4, linear schedule with warm-up. Their 1,750 steps over
+1,320 training answers at batch 4 are about 5.3 passes over the data, and their 500 warm-up steps are 2/7
+of training; the scaling rule keeps both ratios for any data size and batch size:
+
+    steps  = ceil(5.3 * n_train / batch_size)        (1,750 for n_train = 1,320, batch 4)
+    warmup = round(steps * 500 / 1750)
+
+The run is seeded (model head initialisation, data order, dropout), so the same data, settings and
+machine give the same weights. The result is a normal transformers checkpoint with ``id2label`` =
+agree/disagree/neutral/unrelated, loadable by the ``classifier`` scorer, plus ``polibench_stance.json``
+(what it was trained on and how). The output folder appears only when training has finished: the model is
+written to a temporary sibling folder and renamed into place.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import shutil
+import tempfile
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Optional, Sequence
+
+from polibench.errors import PolibenchError
+from polibench.scoring.base import LABELS
+from polibench.scoring.classifier import MAX_LENGTH, encode_pairs, quiet_transformers
+from polibench.stance.data import StanceExample, examples_digest
+
+FAULBORN_STEPS, FAULBORN_TRAIN_SIZE, FAULBORN_BATCH, FAULBORN_WARMUP = 1750, 1320, 4, 500
+FAULBORN_EPOCHS = FAULBORN_STEPS * FAULBORN_BATCH / FAULBORN_TRAIN_SIZE  # ~5.3 passes over the data
+METADATA = "polibench_stance.json"
+
+
+@dataclass(frozen=True)
+class TrainSettings:
+    """Training hyper-parameters; ``steps=None`` applies the scaling rule of the module docstring."""
+
+    learning_rate: float = 2e-5
+    weight_decay: float = 0.2
+    batch_size: int = FAULBORN_BATCH
+    steps: Optional[int] = None
+    epochs: float = FAULBORN_EPOCHS
+    warmup_fraction: float = FAULBORN_WARMUP / FAULBORN_STEPS
+    adam_beta1: float = 0.9
+    adam_beta2: float = 0.999
+    adam_epsilon: float = 1e-8
+    max_length: int = MAX_LENGTH
+    freeze_embeddings: bool = False
+    seed: int = 1234
+
+    def __post_init__(self):
+        checks = [(self.learning_rate > 0, "learning rate must be > 0"),
+                  (self.weight_decay >= 0, "weight decay must be >= 0"),
+                  (self.batch_size >= 1, "batch size must be >= 1"),
+                  (self.steps is None or self.steps >= 1, "steps must be >= 1"),
+                  (self.epochs > 0, "epochs must be > 0"),
+                  (0 <= self.warmup_fraction < 1, "warm-up fraction must be in [0, 1)"),
+                  (self.max_length >= 8, "max length must be >= 8")]
+        for ok, message in checks:
+            if not ok:
+                raise PolibenchError(f"stance train: {message}")
+
+    def total_steps(self, n_train: int) -> int:
+        return self.steps or max(1, math.ceil(self.epochs * n_train / self.batch_size))
+
+    def warmup_steps(self, n_train: int) -> int:
+        return round(self.total_steps(n_train) * self.warmup_fraction)
+
+
+class _PairDataset:
+    """Tokenised pairs with their label ids, as Trainer expects (a list of feature dicts)."""
+
+    def __init__(self, tokenizer, examples: Sequence[StanceExample], max_length: int):
+        encoded = encode_pairs(tokenizer, [e.statement for e in examples], [e.response for e in examples],
+                               max_length)
+        label_ids = {label: i for i, label in enumerate(LABELS)}
+        self.rows = [{**{k: encoded[k][i] for k in encoded}, "labels": label_ids[e.label]}
+                     for i, e in enumerate(examples)]
+
+    def __len__(self):
+        return len(self.rows)
+
+    def __getitem__(self, i):
+        return self.rows[i]
+
+
+def load_base(base: str, seed: int):
+    """Tokenizer and a 4-label sequence-classification model from ``base`` (a fresh head if it has none)."""
+    from transformers import AutoModelForSequenceClassification, AutoTokenizer, set_seed
+
+    set_seed(seed)  # the new classification head is initialised from this seed
+    id2label = dict(enumerate(LABELS))
+    try:
+        with quiet_transformers():  # the "newly initialized head" report is expected here
+            tokenizer = AutoTokenizer.from_pretrained(base)
+            model = AutoModelForSequenceClassification.from_pretrained(
+                base, num_labels=len(LABELS), id2label=id2label, label2id={v: k for k, v in id2label.items()},
+                ignore_mismatched_sizes=True)
+    except (OSError, ValueError) as exc:
+        raise PolibenchError(f"stance train: could not load base model '{base}' ({str(exc).splitlines()[0]})") \
+            from None
+    return tokenizer, model
+
+
+def _freeze_embeddings(model) -> None:
+    embeddings = model.get_input_embeddings()
+    for parameter in embeddings.parameters():
+        parameter.requires_grad_(False)
+
+
+def train_classifier(base: str, train: Sequence[StanceExample], output: Path,
+                     settings: TrainSettings = TrainSettings(), show_progress: bool = True,
+                     extra_metadata: Optional[dict] = None) -> Path:
+    """Fine-tune ``base`` on ``train`` and write the checkpoint to ``output`` (which must not exist yet)."""
+    from transformers import DataCollatorWithPadding, PrinterCallback, Trainer, TrainingArguments
+
+    output = Path(output)
+    if output.exists() and any(output.iterdir()):
+        raise PolibenchError(f"stance train: output folder {output} already exists and is not empty")
+    if not train:
+        raise PolibenchError("stance train: no training examples")
+    output.parent.mkdir(parents=True, exist_ok=True)
+    started, cpu_started = time.time(), time.process_time()
+    tokenizer, model = load_base(base, settings.seed)
+    if settings.freeze_embeddings:
+        _freeze_embeddings(model)
+    steps, warmup = settings.total_steps(len(train)), settings.warmup_steps(len(train))
+    tmp = Path(tempfile.mkdtemp(prefix=f".{output.name}.tmp-", dir=output.parent))
+    try:
+        args = TrainingArguments(
+            output_dir=str(tmp / "trainer"), max_steps=steps, per_device_train_batch_size=settings.batch_size,
+            learning_rate=settings.learning_rate, weight_decay=settings.weight_decay, warmup_steps=warmup,
+            lr_scheduler_type="linear", optim="adamw_torch", adam_beta1=settings.adam_beta1,
+            adam_beta2=settings.adam_beta2, adam_epsilon=settings.adam_epsilon, seed=settings.seed,
+            data_seed=settings.seed, save_strategy="no", logging_strategy="no", report_to=[],
+            disable_tqdm=not show_progress, use_cpu=not _has_accelerator(), dataloader_num_workers=0,
+            **_length_grouping(TrainingArguments))
+        trainer = Trainer(model=model, args=args, train_dataset=_PairDataset(tokenizer, train, settings.max_length),
+                          data_collator=DataCollatorWithPadding(tokenizer), processing_class=tokenizer)
+        if not show_progress:
+            trainer.remove_callback(PrinterCallback)  # it prints the final loss dict
+        result = trainer.train()
+        shutil.rmtree(tmp / "trainer", ignore_errors=True)
+        with quiet_transformers():
+            model.save_pretrained(tmp)
+            tokenizer.save_pretrained(tmp)
+        metadata = {
+            "base": base, "labels": list(LABELS), "n_train": len(train), "train_sha256": examples_digest(train),
+            "settings": asdict(settings), "steps": steps, "warmup_steps": warmup,
+            "final_train_loss": round(float(result.training_loss), 6), "train_seconds": round(time.time() - started, 1),
+            "train_cpu_seconds": round(time.process_time() - cpu_started, 1),
+            "torch_threads": _torch_threads(), **(extra_metadata or {}),
+        }
+        (tmp / METADATA).write_text(json.dumps(metadata, indent=2) + "\n", encoding="utf-8")
+        if output.exists():
+            output.rmdir()  # empty, checked above
+        os.replace(tmp, output)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return output
+
+
+def _length_grouping(arguments_class) -> dict:
+    """Batch examples of similar length together (less padding); the option's name changed in transformers 5."""
+    import dataclasses
+
+    names = {f.name for f in dataclasses.fields(arguments_class)}
+    return {"train_sampling_strategy": "group_by_length"} if "train_sampling_strategy" in names else \
+        {"group_by_length": True}
+
+
+def _has_accelerator() -> bool:
+    import torch
+
+    return torch.cuda.is_available() or bool(getattr(torch.backends, "mps", None) and torch.backends.mps.is_available())
+
+
+def _torch_threads() -> int:
+    import torch
+
+    return torch.get_num_threads()
+
+
+def read_metadata(checkpoint: Path) -> dict:
+    path = Path(checkpoint) / METADATA
+    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
