@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 from platformdirs import user_cache_dir
@@ -11,10 +12,14 @@ PACKAGE_DIR = Path(__file__).resolve().parent
 
 
 def builtin_tasks_dir() -> Path:
-    """The ``tasks/`` folder of a source checkout, or the copy shipped inside a built wheel."""
-    for candidate in (PACKAGE_DIR.parent / "tasks", PACKAGE_DIR / "builtin_tasks"):
-        if candidate.is_dir():
-            return candidate
+    """The ``tasks/`` folder of a source checkout (editable install), or the copy a wheel installs under
+    ``<prefix>/share/polibench/tasks``."""
+    checkout = PACKAGE_DIR.parent
+    if (checkout / "setup.cfg").is_file() and (checkout / "tasks").is_dir():
+        return checkout / "tasks"
+    installed = Path(sys.prefix) / "share" / "polibench" / "tasks"
+    if installed.is_dir():
+        return installed
     raise FileNotFoundError("polibench's built-in tasks/ folder is missing from this installation")
 
 
