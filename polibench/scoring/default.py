@@ -20,6 +20,7 @@ import contextlib
 import hashlib
 import importlib.util
 import json
+import shutil
 import sys
 from dataclasses import asdict
 from pathlib import Path
@@ -107,6 +108,8 @@ def ensure_default_checkpoint(show_progress: bool = True) -> Path:
     with _lock(final.parent / f".{final.name}.lock"):
         if (final / METADATA).is_file():  # another process finished it while we waited
             return final
+        for stale in final.parent.glob(f".{final.name}.tmp-*"):  # left by a killed run; we hold the lock
+            shutil.rmtree(stale, ignore_errors=True)
         train = load_examples(gold_path("train"))
         settings = recipe()
         print(f"polibench: training the offline stance scorer once: MiniLM-L6 on {len(train)} gold examples, "
