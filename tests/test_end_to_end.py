@@ -17,8 +17,9 @@ def polibench(*args, cwd=None):
 @pytest.fixture(scope="module")
 def run_dir(tmp_path_factory):
     out = tmp_path_factory.mktemp("run") / "pct"
+    # --no-cache: fresh generations, so that test_same_command_same_responses compares two real runs
     proc = polibench("run", "--tasks", "pct", "--limit", "3", "--samples", "2", "--scorer", "lexical",
-                     "--output-path", str(out), "--no-progress")
+                     "--output-path", str(out), "--no-progress", "--no-cache")
     assert proc.returncode == 0, proc.stderr
     assert "economic" in proc.stdout and "coverage" in proc.stdout
     return out
