@@ -33,6 +33,9 @@ def main(argv: list[str] | None = None) -> int:
     except PolibenchError as exc:
         print(f"polibench: error: {exc}", file=sys.stderr)
         return exc.exit_code
+    except BrokenPipeError:  # output piped into `head` and the like: stop quietly
+        sys.stderr.close()
+        return 0
     except KeyboardInterrupt:
         print("polibench: interrupted; nothing was published (partial samples stay in *.partial)", file=sys.stderr)
         return 130
