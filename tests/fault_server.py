@@ -28,6 +28,7 @@ import json
 import random
 import select
 import socket
+import sys
 import threading
 import time
 from collections import Counter
@@ -208,6 +209,16 @@ class Handler(BaseHTTPRequestHandler):
             self._send(200, json.dumps(payload).encode())
 
 
+class QuietHTTPServer(ThreadingHTTPServer):
+    """Clients that hang up mid-answer (after a timeout or a 401) are normal here: no traceback on stderr."""
+
+    daemon_threads = True
+
+    def handle_error(self, request, client_address) -> None:
+        if not isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError, ConnectionAbortedError)):
+            super().handle_error(request, client_address)
+
+
 class FaultServer:
     """Start with :meth:`start` (a background thread on 127.0.0.1), stop with :meth:`stop`."""
 
@@ -215,8 +226,7 @@ class FaultServer:
                  latency: float = 0.0, hang_seconds: float = 2.0, port: int = 0, expected_key: str | None = None):
         self.state = FaultState(seed, fault_rate, max_faults, tuple(kinds), latency, hang_seconds, expected_key)
         handler = type("BoundHandler", (Handler,), {"state": self.state})
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", port), handler)
-        self.httpd.daemon_threads = True
+        self.httpd = QuietHTTPServer(("127.0.0.1", port), handler)
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
 
     @property

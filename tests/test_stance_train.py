@@ -76,6 +76,20 @@ def test_frozen_embeddings_stay_put(base, tmp_path):
                        else before[key])
 
 
+def test_frozen_layers_stay_put_and_the_rest_trains(base, tmp_path):
+    settings = TrainSettings(**{**FAST.__dict__, "freeze_layers": 1, "steps": 5})
+    out = weights(train_classifier(str(base), toy_examples(), tmp_path / "l", settings, show_progress=False))
+    before = {k.removeprefix("bert."): v for k, v in load_file(str(base / "model.safetensors")).items()}
+    after = {k.removeprefix("bert."): v for k, v in out.items()}
+    for name in ("embeddings.position_embeddings.weight", "encoder.layer.0.attention.self.query.weight"):
+        assert torch.equal(after[name], before[name])
+    assert not torch.equal(after["encoder.layer.1.attention.self.query.weight"],
+                           before["encoder.layer.1.attention.self.query.weight"])
+    with pytest.raises(PolibenchError, match="cannot freeze 5 layers"):
+        train_classifier(str(base), toy_examples(), tmp_path / "x", TrainSettings(freeze_layers=5, steps=1),
+                         show_progress=False)
+
+
 def write_jsonl(path, examples):
     path.write_text("".join(json.dumps({"statement": e.statement, "response": e.response, "label": e.label}) + "\n"
                             for e in examples), encoding="utf-8")

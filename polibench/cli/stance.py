@@ -32,6 +32,7 @@ def add_parser(sub) -> None:
     t.add_argument("--warmup", type=float, help="warm-up share of the steps (default 2/7, Faulborn's 500/1750)")
     t.add_argument("--max-length", type=int, help="tokens per (statement, response) pair (default 256)")
     t.add_argument("--freeze-embeddings", action="store_true", help="do not train the input embeddings")
+    t.add_argument("--freeze-layers", type=int, help="also freeze the embedding block and the lowest N layers")
     t.add_argument("--seed", type=int, help="random seed (default 1234)")
     t.add_argument("--no-progress", action="store_true", help="hide progress bars")
     t.set_defaults(handler=train_command)
@@ -61,7 +62,8 @@ def _settings(args: argparse.Namespace):
 
     overrides = {"steps": args.steps, "epochs": args.epochs, "learning_rate": args.lr,
                  "weight_decay": args.weight_decay, "batch_size": args.batch_size, "warmup_fraction": args.warmup,
-                 "max_length": args.max_length, "seed": args.seed}
+                 "max_length": args.max_length, "seed": args.seed,
+                 "freeze_layers": args.freeze_layers}
     settings = {k: v for k, v in overrides.items() if v is not None}
     if args.freeze_embeddings:
         settings["freeze_embeddings"] = True

@@ -62,7 +62,11 @@ def default_key() -> str:
     base = minilm_path()
     digest = hashlib.sha256()
     digest.update(gold_path("train").read_bytes())
-    digest.update(json.dumps({"recipe": asdict(recipe()), "version": RECIPE_VERSION}, sort_keys=True).encode())
+    settings = asdict(recipe())
+    # Settings added after the first checkpoints enter the key only when used, so those stay valid.
+    if not settings["freeze_layers"]:
+        del settings["freeze_layers"]
+    digest.update(json.dumps({"recipe": settings, "version": RECIPE_VERSION}, sort_keys=True).encode())
     digest.update((base / "config.json").read_bytes())
     weights = base / "model.safetensors"
     digest.update(str(weights.stat().st_size if weights.is_file() else 0).encode())

@@ -52,6 +52,7 @@ class TrainSettings:
     adam_epsilon: float = 1e-8
     max_length: int = MAX_LENGTH
     freeze_embeddings: bool = False
+    freeze_layers: int = 0
     seed: int = 1234
 
     def __post_init__(self):
@@ -61,7 +62,8 @@ class TrainSettings:
                   (self.steps is None or self.steps >= 1, "steps must be >= 1"),
                   (self.epochs > 0, "epochs must be > 0"),
                   (0 <= self.warmup_fraction < 1, "warm-up fraction must be in [0, 1)"),
-                  (self.max_length >= 8, "max length must be >= 8")]
+                  (self.max_length >= 8, "max length must be >= 8"),
+                  (self.freeze_layers >= 0, "frozen layers must be >= 0")]
         for ok, message in checks:
             if not ok:
                 raise PolibenchError(f"stance train: {message}")
@@ -108,10 +110,21 @@ def load_base(base: str, seed: int):
     return tokenizer, model
 
 
-def _freeze_embeddings(model) -> None:
-    embeddings = model.get_input_embeddings()
-    for parameter in embeddings.parameters():
-        parameter.requires_grad_(False)
+def _freeze(model, embeddings: bool, layers: int) -> None:
+    """Stop training the word embeddings, and with ``layers`` > 0 the whole embedding block and the lowest
+    ``layers`` transformer layers too (backward then stops below the lowest trained layer, which is where
+    the time goes on CPU)."""
+    modules = [model.get_input_embeddings()] if embeddings else []
+    if layers:
+        encoder = getattr(model.base_model, "encoder", None)
+        blocks = getattr(encoder, "layer", None) or getattr(encoder, "layers", None)
+        block_embeddings = getattr(model.base_model, "embeddings", None)
+        if blocks is None or block_embeddings is None or layers > len(blocks):
+            raise PolibenchError(f"stance train: cannot freeze {layers} layers of {type(model).__name__}")
+        modules += [block_embeddings, *blocks[:layers]]
+    for module in modules:
+        for parameter in module.parameters():
+            parameter.requires_grad_(False)
 
 
 def train_classifier(base: str, train: Sequence[StanceExample], output: Path,
@@ -128,8 +141,7 @@ def train_classifier(base: str, train: Sequence[StanceExample], output: Path,
     output.parent.mkdir(parents=True, exist_ok=True)
     started, cpu_started = time.time(), time.process_time()
     tokenizer, model = load_base(base, settings.seed)
-    if settings.freeze_embeddings:
-        _freeze_embeddings(model)
+    _freeze(model, settings.freeze_embeddings, settings.freeze_layers)
     steps, warmup = settings.total_steps(len(train)), settings.warmup_steps(len(train))
     tmp = Path(tempfile.mkdtemp(prefix=f".{output.name}.tmp-", dir=output.parent))
     try:
