@@ -1,6 +1,7 @@
 """Screenshot a built leaderboard page with headless Chromium (for docs/img/leaderboard.png).
 
     python leaderboard/screenshot.py leaderboard/site/index.html docs/img/leaderboard.png [WIDTH HEIGHT]
+    python leaderboard/screenshot.py 'leaderboard/site/index.html#fairness' docs/img/leaderboard-fairness.png 1280 1500
 
 Needs Debian's chromium and chromium-driver and the selenium package (the dev extra).
 """
@@ -27,7 +28,8 @@ def screenshot(page: Path, out: Path, width: int = 1280, height: int = 900) -> P
         options.add_argument(flag)
     driver = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "chromedriver"), options=options)
     try:
-        driver.get(page.resolve().as_uri())
+        path, _, fragment = str(page).partition("#")
+        driver.get(Path(path).resolve().as_uri() + (f"#{fragment}" if fragment else ""))
         out.parent.mkdir(parents=True, exist_ok=True)
         driver.save_screenshot(str(out))
     finally:

@@ -14,6 +14,7 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
+from fairness_helpers import make_fairness_submission
 from leaderboard_helpers import XSS_IMG, XSS_SCRIPT, make_entries
 
 from polibench.leaderboard.build import build_site
@@ -47,7 +48,8 @@ def _browser_or_skip() -> tuple[str, str]:
 @pytest.fixture(scope="module")
 def site(tmp_path_factory) -> Path:
     base = tmp_path_factory.mktemp("browser")
-    return build_site(make_entries(base), base / "site").out
+    fairness = make_fairness_submission(base, names=("alpha-7b", "left", XSS_SCRIPT.replace("/", "")))
+    return build_site(make_entries(base), base / "site", fairness_dir=fairness).out
 
 
 @pytest.fixture(scope="module")
@@ -183,11 +185,32 @@ def test_sorting_and_filters(driver, site):
     assert [tr.is_displayed() for tr in css(driver, "#board tbody tr[data-row]")].count(True) == 1
 
 
-def test_model_page_and_fairness_tab(driver, site):
+def test_model_page_and_fairness_tab(driver, site, tmp_path):
     open_page(driver, site.resolve().as_uri() + "/index.html")
+    assert not driver.find_element("id", "fairness").is_displayed()
     driver.find_element("css selector", 'a[data-tab="fairness"]').click()
     assert driver.find_element("id", "fairness").is_displayed()
     assert not driver.find_element("id", "board").is_displayed()
+    # the per-group heatmaps of the toy submission: 'left' is the worst model on group x (see toy_runs)
+    heatmaps = css(driver, "#fairness table.heatmap")
+    assert [t.get_attribute("data-metric") for t in heatmaps] == ["bacc", "f1"] and all(t.is_displayed() for t in heatmaps)
+    cell = driver.find_element("css selector", 'table.heatmap[data-metric="bacc"] td[data-model="left"][data-group="x"]')
+    assert "worst" in cell.get_attribute("class") and cell.text.endswith("▼")
+    best = css(driver, 'table.heatmap[data-metric="bacc"] td.best[data-group="x"]')
+    assert len(best) == 1 and best[0].text.endswith("▲")
+    colours = {driver.execute_script("return getComputedStyle(arguments[0]).backgroundColor", c)
+               for c in css(driver, 'table.heatmap[data-metric="bacc"] td.heat')}
+    assert len(colours) >= 2  # the stylesheet colours the cells (no inline styles under the CSP)
+    injected = [th.text for th in css(driver, 'table.heatmap[data-metric="bacc"] tbody th')]
+    assert XSS_SCRIPT.replace("/", "") in injected
+    assert driver.execute_script("return window.__xss === undefined")
+    driver.save_screenshot(str(artifacts_dir(tmp_path) / "leaderboard-fairness.png"))
+    # a model page that a fairness submission evaluated links back to the tab
+    driver.get(next(site.glob("models/org-alpha-7b*.html")).resolve().as_uri())
+    assert "toy" in driver.find_element("css selector", "section.task:last-of-type table").text
+    driver.find_element("link text", "the “Downstream fairness” tab").click()
+    assert driver.find_element("id", "fairness").is_displayed()
+    open_page(driver, site.resolve().as_uri() + "/index.html")
     link = next(a for a in css(driver, "#board a.model") if a.get_attribute("textContent") == XSS_IMG)
     driver.get(link.get_attribute("href"))
     assert driver.find_element("id", "model-name").text == XSS_IMG

@@ -1,4 +1,4 @@
-"""``polibench fairness data|train|eval|compare``: downstream fairness of fine-tuned classifiers (Feng et al.)."""
+"""``polibench fairness data|train|eval|compare|submit``: downstream fairness of fine-tuned classifiers (Feng et al.)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from pathlib import Path
 from polibench.cli.args import split_names
 
 DEFAULT_RUNS = "runs/fairness"
+DEFAULT_FAIRNESS_ENTRIES = "leaderboard/fairness"
 
 
 def add_parser(sub) -> None:
@@ -76,6 +77,19 @@ def add_parser(sub) -> None:
     c.add_argument("--models", help="models / ensembles to show, comma-separated, in this order")
     c.add_argument("--output-dir", required=True, help="folder for compare.md, CSVs and PNG/SVG heatmaps")
     c.set_defaults(handler=compare_command)
+
+    s = fsub.add_parser("submit", help="check an evaluation against its predictions and add it to the leaderboard",
+                        description="Recompute EVAL_JSON from the test predictions of the runs it lists, refuse it "
+                                    "when any number differs, and write <entries>/<name>.json with the packed "
+                                    "predictions beside it (shown on the leaderboard's fairness tab).")
+    s.add_argument("eval_json", metavar="EVAL_JSON", help="output of `polibench fairness eval`")
+    s.add_argument("--name", required=True, help="submission name (letters, digits, '.', '_', '-')")
+    s.add_argument("--note", default="", help="what was evaluated: data, checkpoints, caveats (shown on the site)")
+    s.add_argument("--runs", nargs="+", help="run folders, when they moved since the evaluation")
+    s.add_argument("--entries", default=DEFAULT_FAIRNESS_ENTRIES,
+                   help=f"submissions folder (default: {DEFAULT_FAIRNESS_ENTRIES})")
+    s.add_argument("--force", action="store_true", help="replace a submission with the same name")
+    s.set_defaults(handler=submit_command)
 
 
 def _common(p) -> None:
@@ -173,16 +187,10 @@ def eval_command(args: argparse.Namespace) -> int:
 
 
 def compare_command(args: argparse.Namespace) -> int:
-    from polibench.errors import PolibenchError
     from polibench.fairness.compare import write_comparison
+    from polibench.fairness.evaluate import load_document
 
-    path = Path(args.eval_json)
-    try:
-        document = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
-        raise PolibenchError(f"{path}: not a readable evaluation file ({exc})") from None
-    if document.get("format") != "polibench-fairness-eval":
-        raise PolibenchError(f"{path}: not the output of `polibench fairness eval`")
+    document = load_document(Path(args.eval_json))
     written = write_comparison(document, Path(args.output_dir),
                                tasks=split_names(args.task) if args.task else None,
                                groupings=split_names(args.grouping) if args.grouping else None,
@@ -190,4 +198,15 @@ def compare_command(args: argparse.Namespace) -> int:
                                else None)
     print(written[0].read_text(encoding="utf-8"))
     print(f"wrote {len(written)} files in {args.output_dir}")
+    return 0
+
+
+def submit_command(args: argparse.Namespace) -> int:
+    from polibench.leaderboard.fairness_submit import submit
+
+    path, submission = submit(Path(args.eval_json), Path(args.entries), args.name, note=args.note,
+                              runs=[Path(r) for r in args.runs] if args.runs else None, force=args.force)
+    print(f"wrote {path} ({', '.join(submission.models())} on {', '.join(submission.document['tasks'])}; "
+          f"{submission.n_runs} seed runs recomputed and matching; predictions sha256 "
+          f"{submission.predictions.sha256[:12]})")
     return 0

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import Optional
 
+from polibench.cli.fairness import DEFAULT_FAIRNESS_ENTRIES
 from polibench.cli.submit import DEFAULT_ENTRIES
 
 DEFAULT_SITE = "leaderboard/site"
@@ -15,14 +17,29 @@ def add_parser(sub) -> None:
     actions = p.add_subparsers(dest="action", metavar="ACTION")
     v = actions.add_parser("verify", help="recompute every entry whose samples are shipped")
     v.add_argument("entries", nargs="?", default=DEFAULT_ENTRIES, help=f"entries folder (default: {DEFAULT_ENTRIES})")
+    v.add_argument("--fairness", help=f"fairness submissions folder to check too (default: {DEFAULT_FAIRNESS_ENTRIES} "
+                                      "when it exists)")
     v.add_argument("--strict", action="store_true", help="also fail on entries whose samples are not shipped")
     v.set_defaults(handler=verify_command)
     b = actions.add_parser("build", help="write the static site (open index.html, no server needed)")
     b.add_argument("--entries", default=DEFAULT_ENTRIES, help=f"entries folder (default: {DEFAULT_ENTRIES})")
+    b.add_argument("--fairness", help=f"fairness submissions folder for the fairness tab (default: "
+                                      f"{DEFAULT_FAIRNESS_ENTRIES} when it exists)")
     b.add_argument("--out", default=DEFAULT_SITE, help=f"site folder (default: {DEFAULT_SITE})")
     b.add_argument("--verify", action="store_true", help="verify every entry first; refuse to build on a failure")
     b.set_defaults(handler=build_command)
     p.set_defaults(handler=lambda args: (p.print_help(), 2)[1])
+
+
+def fairness_dir(given: Optional[str]) -> Optional[Path]:
+    """The fairness submissions folder: the one given (which must exist), else the default when present."""
+    from polibench.errors import PolibenchError
+
+    if given is None:
+        return Path(DEFAULT_FAIRNESS_ENTRIES) if Path(DEFAULT_FAIRNESS_ENTRIES).is_dir() else None
+    if not Path(given).is_dir():
+        raise PolibenchError(f"--fairness {given}: no such folder")
+    return Path(given)
 
 
 def verify_command(args: argparse.Namespace) -> int:
@@ -35,12 +52,25 @@ def verify_command(args: argparse.Namespace) -> int:
     missing = sum(o.status == UNAVAILABLE for o in outcomes)
     print(f"{len(outcomes)} entries: {len(outcomes) - failed - missing} verified, {failed} failed, "
           f"{missing} without samples")
+    fairness = fairness_dir(args.fairness)
+    if fairness is not None:
+        from polibench.leaderboard.fairness_submit import submission_paths, verify_submission
+
+        paths = submission_paths(fairness)
+        bad = 0
+        for path in paths:
+            ok, detail = verify_submission(path)
+            bad += not ok
+            print(f"{'verified' if ok else FAILED:>21}  {path.name}: {detail}")
+        print(f"{len(paths)} fairness submissions: {len(paths) - bad} verified, {bad} failed")
+        failed += bad
     return 1 if failed or (args.strict and missing) else 0
 
 
 def build_command(args: argparse.Namespace) -> int:
     from polibench.leaderboard.build import build_site
 
-    site = build_site(Path(args.entries), Path(args.out), verify=args.verify)
-    print(f"wrote {site.index} ({site.n_entries} entries); open it in a browser, no server needed")
+    site = build_site(Path(args.entries), Path(args.out), verify=args.verify, fairness_dir=fairness_dir(args.fairness))
+    print(f"wrote {site.index} ({site.n_entries} entries, {site.n_fairness} fairness submissions); "
+          "open it in a browser, no server needed")
     return 0

@@ -10,7 +10,9 @@ model, each other model's overall and per-group BACC and F1 are t-tested against
 from __future__ import annotations
 
 import datetime as _dt
+import json
 import math
+from pathlib import Path
 from typing import Optional, Sequence
 
 import numpy as np
@@ -167,3 +169,15 @@ def evaluate(paths: Sequence, reference: Optional[str] = None, ensembles: Sequen
                          "reference": reference, "prediction": "argmax of class probabilities",
                          "test": "scipy.stats.ttest_ind across seeds (Student's)"},
             "tasks": tasks}
+
+
+def load_document(path: Path) -> dict:
+    """Read an evaluation document written by ``polibench fairness eval``, or say why it is not one."""
+    path = Path(path)
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise PolibenchError(f"{path}: not a readable evaluation file ({exc})") from None
+    if not isinstance(document, dict) or document.get("format") != FORMAT or not isinstance(document.get("tasks"), dict):
+        raise PolibenchError(f"{path}: not the output of `polibench fairness eval`")
+    return document

@@ -25,7 +25,11 @@ def sha256_file(path: Path) -> str:
 
 def gzip_copy(source: Path, target: Path) -> Artifact:
     """Write ``source`` gzipped to ``target`` (atomically) and describe it."""
-    data = source.read_bytes()
+    return gzip_bytes(source.read_bytes(), target)
+
+
+def gzip_bytes(data: bytes, target: Path) -> Artifact:
+    """Write ``data`` gzipped to ``target`` (atomically) and describe it."""
     tmp = target.with_name(target.name + ".tmp")
     with open(tmp, "wb") as raw, gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0, compresslevel=9) as gz:
         gz.write(data)

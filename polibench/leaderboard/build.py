@@ -1,7 +1,8 @@
 """``polibench leaderboard build``: write the static site from the entries folder.
 
-The site is plain files (``index.html``, ``models/<entry>.html``, ``assets/``, ``data.json`` and a copy of
-the entries with their gzipped samples under ``entries/``) that work from ``file://`` or any static host and
+The site is plain files (``index.html``, ``models/<entry>.html``, ``assets/``, ``data.json``, a copy of
+the entries with their gzipped samples under ``entries/`` and of the fairness submissions with their packed
+predictions under ``fairness/``) that work from ``file://`` or any static host and
 make no network request. It is written to a temporary folder and moved into place, so a failed build never
 leaves a half-written site.
 """
@@ -16,9 +17,12 @@ import tempfile
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
+from typing import Optional
 
 from polibench import __version__
 from polibench.errors import PolibenchError
+from polibench.leaderboard.fairness_html import fairness_tab, model_fairness
+from polibench.leaderboard.fairness_submit import FairnessSubmission, load_submissions, verify_submission
 from polibench.leaderboard.render import index_page, model_page
 from polibench.leaderboard.schema import SCHEMA_VERSION, Entry, entry_paths, load_entry
 
@@ -31,6 +35,7 @@ class BuiltSite:
     out: Path
     index: Path
     n_entries: int
+    n_fairness: int = 0
 
 
 def load_entries(entries_dir: Path, verify: bool = False) -> list[Entry]:
@@ -49,9 +54,29 @@ def load_entries(entries_dir: Path, verify: bool = False) -> list[Entry]:
     return sorted(entries, key=lambda e: (e.model.id.lower(), e.task_set()))
 
 
-def data_document(entries: list[Entry], generated: str) -> dict:
+def load_fairness(folder: Optional[Path], verify: bool = False) -> list[FairnessSubmission]:
+    """The fairness submissions in ``folder`` (none when it is None or absent)."""
+    if folder is None or not folder.exists():
+        return []
+    submissions = load_submissions(folder)
+    if verify:
+        for submission in submissions:
+            ok, detail = verify_submission(folder / f"{submission.name}.json")
+            if not ok:
+                raise PolibenchError(f"{submission.name}.json: verification failed: {detail}")
+    return submissions
+
+
+def fairness_of(entry: Entry, submissions: list[FairnessSubmission]) -> list[tuple[FairnessSubmission, str]]:
+    """The submissions that evaluated a model named like the entry's model (its id or its last path part)."""
+    names = {entry.model.id, entry.model.id.rsplit("/", 1)[-1]}
+    return [(s, name) for s in submissions for name in s.models() if name in names]
+
+
+def data_document(entries: list[Entry], generated: str, fairness: list[FairnessSubmission] = ()) -> dict:
     return {"schema_version": SCHEMA_VERSION, "generated": generated, "polibench_version": __version__,
-            "entries": [e.model_dump(mode="json") for e in entries]}
+            "entries": [e.model_dump(mode="json") for e in entries],
+            "fairness": [s.model_dump(mode="json") for s in fairness]}
 
 
 def _write(path: Path, text: str) -> None:
@@ -69,27 +94,34 @@ def _replace_dir(tmp: Path, out: Path) -> None:
     os.replace(tmp, out)
 
 
-def build_site(entries_dir: Path, out: Path, verify: bool = False) -> BuiltSite:
+def build_site(entries_dir: Path, out: Path, verify: bool = False, fairness_dir: Optional[Path] = None) -> BuiltSite:
     entries = load_entries(entries_dir, verify=verify)
+    fairness = load_fairness(fairness_dir, verify=verify)
     generated = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}-", dir=out.parent))
     try:
         _write(tmp / MARKER, "built by polibench leaderboard build; this folder is replaced on every build\n")
-        _write(tmp / "index.html", index_page(entries, generated))
+        _write(tmp / "index.html", index_page(entries, generated, fairness_tab(fairness)))
         for entry in entries:
-            _write(tmp / "models" / f"{entry.entry_id}.html", model_page(entry, generated))
+            _write(tmp / "models" / f"{entry.entry_id}.html",
+                   model_page(entry, generated, model_fairness(fairness_of(entry, fairness))))
             for name in (f"{entry.entry_id}.json", entry.samples.file, entry.results.file):
                 if (entries_dir / name).is_file():
                     (tmp / "entries").mkdir(exist_ok=True)
                     shutil.copyfile(entries_dir / name, tmp / "entries" / name)
+        for submission in fairness:
+            (tmp / "fairness").mkdir(exist_ok=True)
+            for name in (f"{submission.name}.json", submission.predictions.file):
+                if (fairness_dir / name).is_file():
+                    shutil.copyfile(fairness_dir / name, tmp / "fairness" / name)
         templates = resources.files("polibench.leaderboard").joinpath("templates")
         for name in ASSETS:
             _write(tmp / "assets" / name, templates.joinpath(name).read_text(encoding="utf-8"))
-        _write(tmp / "data.json", json.dumps(data_document(entries, generated), indent=1, ensure_ascii=False) + "\n")
+        _write(tmp / "data.json", json.dumps(data_document(entries, generated, fairness), indent=1, ensure_ascii=False) + "\n")
         tmp.chmod(0o755)
         _replace_dir(tmp, out)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
-    return BuiltSite(out=out, index=out / "index.html", n_entries=len(entries))
+    return BuiltSite(out=out, index=out / "index.html", n_entries=len(entries), n_fairness=len(fairness))

@@ -109,7 +109,7 @@ def _options(values: list[str]) -> str:
     return "".join(f'<option value="{escape(v)}">{escape(v)}</option>' for v in values)
 
 
-def index_page(entries: list[Entry], generated: str) -> str:
+def index_page(entries: list[Entry], generated: str, fairness: str = "") -> str:
     rows = rows_of(entries)
     points = [compass_point(i, f"{e.model.id} — {t.name}: economic {fmt_metric(t.economic)}, "
                                f"social {fmt_metric(t.social)}", colour, t.economic, t.social,
@@ -126,7 +126,7 @@ def index_page(entries: list[Entry], generated: str) -> str:
         version=escape(__version__), generated=escape(generated), n_entries=len(entries),
         n_models=len({e.model.id for e in entries}), task_options=_options(tasks),
         instrument_options=_options(instruments), compass=compass_svg(points), n_points=len(points),
-        rows=body, legend=legend(rows), data=script_json([point_data(i, e, t, c) for i, (e, t, c) in enumerate(rows)]))
+        rows=body, legend=legend(rows), fairness=fairness, data=script_json([point_data(i, e, t, c) for i, (e, t, c) in enumerate(rows)]))
 
 
 def _kv(rows: list[tuple[str, str]]) -> str:
@@ -181,7 +181,7 @@ def _fmt(value: Optional[float]) -> str:
     return "–" if value is None else f"{value:+.2f}"
 
 
-def model_page(entry: Entry, generated: str) -> str:
+def model_page(entry: Entry, generated: str, fairness: str = "") -> str:
     m = entry.model
     args = json.dumps(m.args, ensure_ascii=False, sort_keys=True) if m.args else "none"
     facts = _kv([("model", escape(m.id)), ("revision", f"<code>{escape(m.revision or 'not recorded')}</code>"),
@@ -197,13 +197,8 @@ def model_page(entry: Entry, generated: str) -> str:
                  ("results.json sha256", f'<code>{escape(entry.results.sha256)}</code> '
                                          f'(<a href="../entries/{escape(entry.results.file)}">download</a>)'),
                  ("entry", f'<a href="../entries/{escape(entry.entry_id)}.json">{escape(entry.entry_id)}.json</a>')])
-    if entry.fairness:
-        rows = "".join(f"<tr><th>{escape(str(k))}</th><td>{escape(json.dumps(v, ensure_ascii=False))}</td></tr>"
-                       for k, v in sorted(entry.fairness.items()))
-        fairness = f'<table class="small"><tbody>{rows}</tbody></table>'
-    else:
-        fairness = '<p class="note">No downstream fairness results for this model yet.</p>'
     return template("model.html").substitute(
         title=escape(m.id), version=escape(__version__), generated=escape(generated), badges=_badges(entry),
-        facts=facts, tasks="".join(_task_section(entry, t) for t in entry.tasks), fairness=fairness,
+        facts=facts, tasks="".join(_task_section(entry, t) for t in entry.tasks),
+        fairness=fairness or '<p class="note">No downstream fairness results for this model yet.</p>',
         entry_id=escape(entry.entry_id))

@@ -104,7 +104,7 @@ class Entry(Strict):
     tasks: list[TaskResult] = Field(..., min_length=1)
     samples: Artifact
     results: Artifact
-    fairness: dict = Field(default_factory=dict, description="reserved: downstream fairness results")
+    fairness: dict = Field(default_factory=dict, description="unused: fairness results are submissions of their own (leaderboard/fairness/)")
 
     @property
     def partial(self) -> bool:
@@ -118,21 +118,30 @@ def entry_json(entry: Entry) -> str:
     return json.dumps(entry.model_dump(mode="json"), indent=2, ensure_ascii=False) + "\n"
 
 
-def load_entry(path: Path) -> Entry:
-    """Read and validate one entry file; the file name must be ``<entry_id>.json``."""
+def read_json(path: Path):
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        return json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise PolibenchError(f"{path}: not a readable JSON file ({exc})") from None
+
+
+def validated(path: Path, model: type[BaseModel], data, root: str = "(entry)"):
+    """``model`` validated from ``data``, or one error naming the file and the first bad field."""
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        field = ".".join(str(p) for p in first["loc"]) or root
+        raise PolibenchError(f"{path}: field '{field}': {first['msg']}") from None
+
+
+def load_entry(path: Path) -> Entry:
+    """Read and validate one entry file; the file name must be ``<entry_id>.json``."""
+    data = read_json(path)
     if isinstance(data, dict) and data.get("schema_version") not in (None, SCHEMA_VERSION):
         raise PolibenchError(f"{path}: schema_version {data.get('schema_version')!r} is not supported "
                              f"(this polibench reads version {SCHEMA_VERSION})")
-    try:
-        entry = Entry.model_validate(data)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        field = ".".join(str(p) for p in first["loc"]) or "(entry)"
-        raise PolibenchError(f"{path}: field '{field}': {first['msg']}") from None
+    entry = validated(path, Entry, data)
     if path.name != entry.entry_id + ".json":
         raise PolibenchError(f"{path}: file name must be '{entry.entry_id}.json' (its entry_id)")
     return entry
