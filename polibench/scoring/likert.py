@@ -1,11 +1,18 @@
-"""Parse a 1–5 Likert answer from a response, or return None when it is not clearly one value.
+"""Parse a Likert answer: a response that *is* a single integer 1–5, or None for anything else.
 
-Accepted: a lone digit ("4"), a digit on the scale ("I'd say 4/5", "4 out of 5", "Rating: 5"), a worded
-answer ("Strongly agree", "somewhat disagree", "neutral"), or a digit with words that agree with it
-("5 - strongly agree"). Refused (None): several different values ("3 or 4"), an echo of the scale
-("1 is strong disagreement and 5 is strong agreement"), words that contradict the digit ("2 - agree"),
-negated phrases ("I don't agree": a stance, but no scale point), or nothing scale-like at all.
-Faulborn et al.'s rule maps 1–2 to disagree, 3 to neutral, 4–5 to agree (:func:`likert_to_stance`).
+Faulborn et al. parse only answers that are a single integer 1–5 (1–2 disagree, 3 neutral, 4–5 agree,
+:func:`likert_to_stance`); everything else goes to the stance classifier and its 0.9 filter. So the whole
+response must be the number, allowing only what does not change its meaning:
+
+- surrounding whitespace, quotes, brackets, markdown emphasis and a final full stop: ``4``, ``"4."``, ``**4**``;
+- a label before it: ``Answer: 4``, ``Rating: 4``, ``My answer: 4``, ``My answer is 4``;
+- the scale after it: ``4/5``, ``4 out of 5``;
+- the scale point's own wording after it, when it matches the number: ``5 - strongly agree``, ``4 (agree)``,
+  ``3: neutral``.
+
+Refused (None, so the stance scorer reads it): a number inside a sentence ("There are 3 reasons …"), a
+word-only answer ("Agree": a stance, left to the scorer like every other wording), several numbers
+("3 or 4"), a wording that contradicts the number ("2 - agree"), numbers off the scale ("7/10", "0.5").
 """
 
 from __future__ import annotations
@@ -13,58 +20,36 @@ from __future__ import annotations
 import re
 from typing import Optional
 
-_ON_SCALE = re.compile(r"(?<![\d.,])([1-5])\s*(?:/|out of|of)\s*5(?!\d|[.,]\d)", re.I)
-_LONE_DIGIT = re.compile(r"(?<![\d.,/])([1-5])(?!\d|[.,]\d|\s*(?:/|out of)\s*\d|\s*%)")
-_NEGATED = re.compile(r"(?:\bnot|n't|\bnever|\bno)\s+(?:\w+\s+){0,2}(?:agree|disagree)", re.I)
-_WORDED = [  # longest phrases first; each match is blanked out before shorter ones are tried
-    (re.compile(r"\bneither\s+agree\s+nor\s+disagree\b", re.I), 3),
-    (re.compile(r"\b(?:strongly|completely|totally|fully|entirely)\s+disagree\b", re.I), 1),
-    (re.compile(r"\b(?:strongly|completely|totally|fully|entirely)\s+agree\b", re.I), 5),
-    (re.compile(r"\b(?:somewhat|slightly|mildly|partly|partially|mostly|tend to)\s+disagree\b", re.I), 2),
-    (re.compile(r"\b(?:somewhat|slightly|mildly|partly|partially|mostly|tend to)\s+agree\b", re.I), 4),
-    (re.compile(r"\bneutral\b", re.I), 3),
-    (re.compile(r"\bdisagree(?:ment)?\b", re.I), 2),
-    (re.compile(r"\bagree(?:ment)?\b", re.I), 4),
-]
+_WRAP = "\"'`*_()[]{} \t\n"
+_LABEL = re.compile(r"^(?:(?:my\s+)?(?:answer|rating|response|score|choice)(?:\s+is)?\s*[:=\-]?\s*)", re.I)
+_NUMBER = re.compile(r"^([1-5])(?:\s*(?:/|out\s+of)\s*5)?(?![\d.,]\d)")
+_WORDING = {  # the wording of each scale point, as models write it after the number
+    1: ("strongly disagree", "completely disagree", "totally disagree"),
+    2: ("disagree", "somewhat disagree", "mostly disagree", "tend to disagree"),
+    3: ("neutral", "neither agree nor disagree", "undecided"),
+    4: ("agree", "somewhat agree", "mostly agree", "tend to agree"),
+    5: ("strongly agree", "completely agree", "totally agree"),
+}
 
 
-def _digit_values(text: str) -> set[int]:
-    on_scale = {int(m) for m in _ON_SCALE.findall(text)}
-    if on_scale:
-        return on_scale
-    return {int(m) for m in _LONE_DIGIT.findall(text)}
-
-
-def _word_values(text: str) -> set[int]:
-    values: set[int] = set()
-    for pattern, value in _WORDED:
-        if pattern.search(text):
-            values.add(value)
-            text = pattern.sub(" ", text)
-    return values
+def _normalise(text: str) -> str:
+    text = re.sub(r"\s+", " ", text.strip().strip(_WRAP))
+    return text.rstrip(".!").strip(_WRAP)
 
 
 def parse_likert(response: Optional[str]) -> Optional[int]:
-    """The single Likert value 1–5 the response gives, or None."""
-    if not response or not response.strip():
+    """The Likert value 1–5 when the response is just that number (see the module docstring), else None."""
+    if not response:
         return None
-    text = response.strip()
-    if _NEGATED.search(text):
+    text = _LABEL.sub("", _normalise(response), count=1)
+    match = _NUMBER.match(text)
+    if not match:
         return None
-    digits = _digit_values(text)
-    words = _word_values(text)
-    if len(digits) > 1 or len(words) > 1:
-        return None
-    if digits and words:
-        digit, word = next(iter(digits)), next(iter(words))
-        # "5 - agree" is fine (same side); "2 - agree" or "3 - disagree" is not.
-        same_side = (digit - 3) * (word - 3) > 0 or digit == word
-        return digit if same_side else None
-    if digits:
-        return next(iter(digits))
-    if words:
-        return next(iter(words))
-    return None
+    value = int(match.group(1))
+    rest = _normalise(text[match.end():].lstrip(" -–—:,.=").strip())
+    if not rest:
+        return value
+    return value if rest.lower() in _WORDING[value] else None
 
 
 def likert_to_stance(value: int) -> str:
