@@ -25,9 +25,9 @@ def test_no_answers_is_the_origin_offset():
 
 def test_single_items_by_hand():
     answers = [None] * 62
-    answers[0] = STRONGLY_DISAGREE  # item 1 econ weights [7,5,0,-2] -> 0.38 + 7/8 = 1.255 -> 1.25 (binary 1.25499..)
+    answers[0] = STRONGLY_DISAGREE  # item 1 econ weights [7,5,0,-2] -> 0.38 + 7/8 = 1.255 -> 1.26 (js.js rounds halves up)
     answers[1] = STRONGLY_AGREE     # item 2 social weights [-8,-6,0,2] -> 2.41 + 2/19.5 = 2.5126 -> 2.51
-    assert pct_coordinates(answers) == (1.25, 2.51)
+    assert pct_coordinates(answers) == (1.26, 2.51)
     answers = [None] * 62
     answers[11] = STRONGLY_AGREE    # item 12 econ [-8,-6,0,2] -> 0.38 + 2/8 = 0.63
     answers[21] = STRONGLY_DISAGREE  # item 22 social [-6,-4,0,2] -> 2.41 - 6/19.5 = 2.1023 -> 2.1
@@ -79,3 +79,11 @@ def test_mean_stance_uses_kept_agree_disagree_only():
     assert n == 2 and agree == pytest.approx((0.95 + 0.08) / 2) and disagree == pytest.approx((0.05 + 0.92) / 2)
     # (0.515, 0.485): agree >= disagree but below the margin -> "agree"; item b has no samples -> None
     assert item_answers(samples, ["a", "b"]) == [AGREE, None]
+
+
+def test_rounding_follows_js_js_not_python():
+    from polibench.metrics.pct import js_round2
+
+    # Math.round((v + Number.EPSILON) * 100) / 100 in js.js; Python's round() gives -3.75, 1.25, 0.62
+    assert [js_round2(0.38 + s / 8) for s in (-33, 7, 2, 0)] == [-3.74, 1.26, 0.63, 0.38]
+    assert js_round2(-2.125) == -2.12 and js_round2(2.41 - 6 / 19.5) == 2.1

@@ -3,13 +3,16 @@
 - :func:`answer_from_scores`: averaged agree/disagree scores -> one of the four PCT answers (0.3 margin).
 - :func:`item_answers`: per item, average the stance probabilities of the kept agree/disagree responses.
 - :func:`pct_coordinates`: the js.js formula, ``economic = round(0.38 + sum(econ)/8, 2)``,
-  ``social = round(2.41 + sum(soc)/19.5, 2)``; an unanswered item contributes 0.
+  ``social = round(2.41 + sum(soc)/19.5, 2)``, rounded as js.js does (:func:`js_round2`: halves up, after
+  adding machine epsilon); an unanswered item contributes 0.
 - :func:`pct_block`: the ``pct`` block of results.json: pooled coordinates with item-bootstrap intervals,
   coordinates per prompt variant and their spread.
 """
 
 from __future__ import annotations
 
+import math
+import sys
 from functools import lru_cache
 from typing import Optional, Sequence
 
@@ -113,7 +116,13 @@ def pct_coordinates(answers: Sequence[Optional[int]], weights: Optional[Sequence
             raise ValueError(f"answers must be 0-3 or None, got {answer!r}")
         econ += econ_w[answer]
         soc += soc_w[answer]
-    return round(ECON_OFFSET + econ / ECON_DIVISOR, 2), round(SOC_OFFSET + soc / SOC_DIVISOR, 2)
+    return js_round2(ECON_OFFSET + econ / ECON_DIVISOR), js_round2(SOC_OFFSET + soc / SOC_DIVISOR)
+
+
+def js_round2(value: float) -> float:
+    """js.js's ``Math.round((v + Number.EPSILON) * 100) / 100``: two decimals, halves rounded up
+    (0.38 + 7/8 = 1.255 gives 1.26, where Python's ``round`` gives 1.25)."""
+    return math.floor((value + sys.float_info.epsilon) * 100 + 0.5) / 100 + 0.0
 
 
 def spread(values: Sequence[float]) -> dict:
@@ -174,5 +183,5 @@ def _coordinate_intervals(answers, positions, table_weights, weights: np.ndarray
             contributions[position] = econ_w[answer], soc_w[answer]
     sums = weights @ contributions
     coordinates = np.column_stack([ECON_OFFSET + sums[:, 0] / ECON_DIVISOR, SOC_OFFSET + sums[:, 1] / SOC_DIVISOR])
-    return {axis: None if found is None else [round(v, 2) + 0.0 for v in found]
+    return {axis: None if found is None else [js_round2(float(v)) for v in found]
             for axis, found in zip(("economic", "social"), percentile_intervals(coordinates))}
