@@ -80,7 +80,17 @@ def _flip_first_kept(records):
 
 
 def test_samples_hash_recorded_by_the_run_must_match(run, tmp_path, capsys):
+    import hashlib
+
     results = json.loads((run / "results.json").read_text())
+    assert results["samples_sha256"] == hashlib.sha256((run / "samples.jsonl").read_bytes()).hexdigest()
+    # a response text edited after the run changes no metric, but the recorded hash catches it
+    lines = (run / "samples.jsonl").read_text().splitlines()
+    first = json.loads(lines[0])
+    first["response"] += " (edited)"
+    (run / "samples.jsonl").write_text("\n".join([json.dumps(first), *lines[1:]]) + "\n")
+    assert submit(run, tmp_path / "entries") == 2
+    assert "SHA-256" in capsys.readouterr().err
     results["samples_sha256"] = "0" * 64
     (run / "results.json").write_text(json.dumps(results))
     assert submit(run, tmp_path / "entries") == 2

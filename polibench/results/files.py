@@ -74,7 +74,14 @@ def read_samples(path: Path) -> list[Sample]:
 
 
 def write_results(run_dir: Path, results: dict) -> Path:
+    """Write results.json, recording the SHA-256 of the run's samples.jsonl (``samples_sha256``) when it
+    exists, so that a leaderboard submission can tell that the samples are the ones scored."""
     path = run_dir / RESULTS
+    samples = run_dir / SAMPLES
+    if samples.is_file():
+        import hashlib
+
+        results = {**results, "samples_sha256": hashlib.sha256(samples.read_bytes()).hexdigest()}
     atomic_write_text(path, json.dumps(results, indent=2, ensure_ascii=False, sort_keys=False) + "\n")
     return path
 
