@@ -38,3 +38,12 @@ def test_plain_completion_path(backend):
 def test_missing_file_is_a_clear_error(tmp_path):
     with pytest.raises(BackendError, match="existing .gguf"):
         LlamaCppBackend(str(tmp_path / "x.gguf"))
+
+
+def test_chat_format_is_part_of_the_cache_identity_and_the_name_drops_the_file_suffix(backend, embedded_gguf):
+    from polibench.cache.identity import model_identity
+
+    other = LlamaCppBackend(str(embedded_gguf), n_ctx=512, chat_format="chatml")
+    assert model_identity(other) != model_identity(backend)  # different prompts: never share cached answers
+    assert "chat_format" not in model_identity(backend)["model_args"]
+    assert backend.display_name == "SmolLM2-135M-Instruct"  # what `{model_name}` prompts say, not the file name

@@ -33,7 +33,9 @@ class LlamaCppBackend(ModelBackend):
             from llama_cpp import Llama
         except ImportError:
             raise BackendError("llamacpp backend needs llama-cpp-python: pip install -e '.[llamacpp]'") from None
-        super().__init__(model, n_ctx=n_ctx, n_gpu_layers=n_gpu_layers)
+        # chat_format changes the prompt the model sees, so it is part of the identity (and the cache key)
+        super().__init__(model, n_ctx=n_ctx, n_gpu_layers=n_gpu_layers,
+                         **({"chat_format": chat_format} if chat_format else {}))
         self.sha256 = file_sha256(Path(model))
         self.llm = Llama(model_path=model, n_ctx=n_ctx, n_threads=n_threads or default_threads(),
                          n_gpu_layers=n_gpu_layers, chat_format=chat_format, verbose=False)
