@@ -101,7 +101,7 @@ class VariantSet(Strict):
 
 
 class ScoringConfig(Strict):
-    scorer: str = Field("nli", description="stance scorer name (see `polibench list --scorers`)")
+    scorer: str = Field("nli", description="stance scorer name (`polibench list` shows them)")
     scorer_args: dict = Field(default_factory=dict)
     threshold: float = Field(0.9, ge=0.0, le=1.0, description="drop stances below this confidence")
     labels: list[Literal["agree", "disagree", "neutral", "unrelated"]] = Field(
