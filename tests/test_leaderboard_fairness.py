@@ -142,3 +142,14 @@ def test_a_missing_fairness_folder_named_on_the_command_line_is_an_error(tmp_pat
     assert main(["leaderboard", "build", "--entries", str(tmp_path / "entries"), "--fairness",
                  str(tmp_path / "nowhere"), "--out", str(tmp_path / "site")]) == 2
     assert "--fairness" in capsys.readouterr().err and not (tmp_path / "site").exists()
+
+
+def test_a_malformed_submission_is_one_message_not_a_traceback(tmp_path, capsys):
+    fairness = make_fairness_submission(tmp_path)
+    edit_json(fairness / "toy.json", lambda d: d["document"]["tasks"]["toy"]["models"]["base"]["overall"]["bacc"]
+              .update(value="high"))
+    (tmp_path / "entries").mkdir()
+    assert main(["leaderboard", "build", "--entries", str(tmp_path / "entries"), "--fairness", str(fairness),
+                 "--out", str(tmp_path / "site")]) == 2
+    err = capsys.readouterr().err
+    assert "toy.json: field 'document'" in err and "Traceback" not in err and not (tmp_path / "site").exists()

@@ -102,7 +102,7 @@ def build_site(entries_dir: Path, out: Path, verify: bool = False, fairness_dir:
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}-", dir=out.parent))
     try:
         _write(tmp / MARKER, "built by polibench leaderboard build; this folder is replaced on every build\n")
-        _write(tmp / "index.html", index_page(entries, generated, fairness_tab(fairness)))
+        _write(tmp / "index.html", index_page(entries, generated, fairness_tab(fairness, fairness_dir)))
         for entry in entries:
             _write(tmp / "models" / f"{entry.entry_id}.html",
                    model_page(entry, generated, model_fairness(fairness_of(entry, fairness))))

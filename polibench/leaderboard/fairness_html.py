@@ -13,6 +13,7 @@ import math
 from html import escape
 from typing import Optional
 
+from polibench.errors import PolibenchError
 from polibench.fairness.compare import NAMES, extremes, group_matrix, pct
 from polibench.leaderboard.fairness_submit import FairnessSubmission
 
@@ -138,11 +139,19 @@ def submission_section(submission: FairnessSubmission) -> str:
     return "".join(parts) + "</section>"
 
 
-def fairness_tab(submissions: list[FairnessSubmission]) -> str:
+def fairness_tab(submissions: list[FairnessSubmission], folder=None) -> str:
     if not submissions:
         return ('<p class="note">No downstream fairness results yet: see <code>polibench fairness submit</code> '
                 'in docs/fairness.md.</p>')
-    return "".join(submission_section(s) for s in submissions)
+    parts = []
+    for submission in submissions:
+        try:
+            parts.append(submission_section(submission))
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+            where = f"{folder}/{submission.name}.json" if folder else f"{submission.name}.json"
+            raise PolibenchError(f"{where}: field 'document': not the layout `polibench fairness eval` writes "
+                                 f"({type(exc).__name__}: {exc!s:.80}); run `polibench leaderboard verify`") from None
+    return "".join(parts)
 
 
 def model_fairness(rows: list[tuple[FairnessSubmission, str]]) -> str:
