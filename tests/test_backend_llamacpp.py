@@ -47,3 +47,31 @@ def test_chat_format_is_part_of_the_cache_identity_and_the_name_drops_the_file_s
     assert model_identity(other) != model_identity(backend)  # different prompts: never share cached answers
     assert "chat_format" not in model_identity(backend)["model_args"]
     assert backend.display_name == "SmolLM2-135M-Instruct"  # what `{model_name}` prompts say, not the file name
+
+
+def test_each_response_is_cached_as_soon_as_it_exists(backend, tmp_path, monkeypatch):
+    """A run that dies after two llama.cpp calls keeps those two responses; the re-run only makes the rest."""
+    from polibench.cache.store import ResponseCache
+    from polibench.models.stage import generate_samples
+    from polibench.records import Sample
+
+    samples = [Sample(task="t", item_id=f"i{n}", instrument="x", statement="s", variant="v", form="original",
+                      prompt=f"Say a colour, number {n}.", seed=n, sample_index=0) for n in range(5)]
+    settings = GenerationSettings(max_new_tokens=4, temperature=0.0)
+    real = backend.llm.create_completion
+    calls = []
+
+    def dies_on_the_third_call(**kwargs):
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt  # the run is killed here
+        return real(**kwargs)
+
+    with ResponseCache(tmp_path / "c.sqlite") as cache:
+        monkeypatch.setattr(backend.llm, "create_completion", dies_on_the_third_call)
+        with pytest.raises(KeyboardInterrupt):
+            generate_samples(samples, backend, settings, cache=cache, show_progress=False)
+        monkeypatch.setattr(backend.llm, "create_completion", real)
+        done = generate_samples(samples, backend, settings, cache=cache, show_progress=False)
+        assert cache.hits == 2 and cache.writes == 5
+    assert all(s.response is not None for s in done)

@@ -73,3 +73,29 @@ def test_bad_input_one_line_exit_2(args, message, tmp_path):
     assert proc.returncode == 2
     assert message in proc.stderr and "Traceback" not in proc.stderr
     assert not (tmp_path / "o" / "results.json").exists()
+
+
+@pytest.mark.slow
+def test_faulborn30_stability_and_wvs_run_on_the_embedded_model(tmp_path):
+    """The other built-in tasks end to end on the real model: 1 statement per instrument, 1 sample
+    (faulborn30: 2 statements x 3 forms x 10 prefixes; pct-stability: 7 prompts; wvs: 1)."""
+    out = tmp_path / "multi"
+    proc = polibench("run", "--tasks", "faulborn30,pct-stability,wvs", "--limit", "1", "--samples", "1",
+                     "--scorer", "lexical", "--output-path", str(out), "--no-progress", "--no-cache")
+    assert proc.returncode == 0, proc.stderr
+    lines = [json.loads(line) for line in (out / "samples.jsonl").read_text().splitlines()]
+    per_task = {t: [s for s in lines if s["task"] == t] for t in ("faulborn30", "pct-stability", "wvs")}
+    assert {t: len(v) for t, v in per_task.items()} == {"faulborn30": 60, "pct-stability": 7, "wvs": 1}
+    assert {s["form"] for s in per_task["faulborn30"]} == {"original", "reformulation", "opposite"}
+    assert len({s["variant"] for s in per_task["faulborn30"]}) == 10
+    named = [s["prompt"] for s in per_task["faulborn30"] if s["variant"] == "name"]
+    assert named and all("SmolLM2-135M-Instruct" in p and ".gguf" not in p for p in named)
+    results = json.loads((out / "results.json").read_text())["results"]
+    assert set(results["faulborn30"]["faulborn_bias"]["per_prefix"]) >= {"likert", "baseline", "name"}
+    assert set(results["faulborn30"]["faulborn_bias"]["per_form"]) == {"original", "reformulation", "opposite"}
+    assert len(results["pct-stability"]["pct"]["per_variant"]) == 7
+    assert "faulborn_bias" in results["wvs"] and "pct" not in results["wvs"]
+    check = polibench("score", str(out), "--check")
+    assert check.returncode == 0 and "matches" in check.stdout, check.stdout + check.stderr
+    report = (out / "report.md").read_text()
+    assert all(f"\n## {t}\n" in report for t in ("faulborn30", "pct-stability", "wvs"))

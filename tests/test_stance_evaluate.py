@@ -92,3 +92,11 @@ def test_cli_eval_bad_data_is_one_line_exit_2(tmp_path, capsys):
     assert f"{bad}:1: field 'label' is missing" in err and "Traceback" not in err
     assert main(["stance", "eval", "--scorer", "nope", "--data", str(write_gold(tmp_path / "g.jsonl"))]) == 2
     assert "unknown scorer 'nope'" in capsys.readouterr().err
+
+
+def test_cli_eval_without_output_writes_under_runs(tmp_path, capsys, monkeypatch):
+    data = write_gold(tmp_path / "gold.jsonl")
+    monkeypatch.chdir(tmp_path)
+    assert main(["stance", "eval", "--scorer", "lexical", "--data", str(data), "--no-progress"]) == 0
+    assert "runs/stance-eval/lexical-gold/eval.json" in capsys.readouterr().out
+    assert (tmp_path / "runs" / "stance-eval" / "lexical-gold" / "thresholds.png").is_file()

@@ -47,7 +47,8 @@ def add_parser(sub) -> None:
     e.add_argument("--labels", default="agree,disagree,neutral,unrelated", help="labels the scorer may return")
     e.add_argument("--data", required=True, help="JSONL with statement, response, label (gold:test = the gold test split)")
     e.add_argument("--limit", type=int, help="only the first N examples")
-    e.add_argument("--output", help="folder for eval.json, predictions.jsonl, thresholds.png/.svg")
+    e.add_argument("--output", help="folder for eval.json, predictions.jsonl, thresholds.png/.svg "
+                                    "(default runs/stance-eval/<scorer>-<data>)")
     e.add_argument("--threshold", type=float, default=0.9, help="threshold of the second per-class table (0.9)")
     e.add_argument("--no-progress", action="store_true", help="hide progress bars")
     e.set_defaults(handler=eval_command)
@@ -103,6 +104,14 @@ def _evaluate_checkpoint(checkpoint: Path, data_name: str, examples, show_progre
     print(f"wrote {checkpoint / 'eval'}/eval.json, predictions.jsonl, thresholds.png/.svg")
 
 
+def default_eval_dir(scorer: str, data: str) -> Path:
+    """``runs/stance-eval/<scorer>-<data>``, the data named by its split (``gold-test``) or file stem."""
+    import re
+
+    name = data.replace(":", "-") if data.startswith("gold:") else Path(data).stem
+    return Path("runs") / "stance-eval" / re.sub(r"[^A-Za-z0-9._-]+", "-", f"{scorer}-{name}")
+
+
 def eval_command(args: argparse.Namespace) -> int:
     from polibench.errors import PolibenchError
     from polibench.scoring.registry import create_scorer
@@ -122,9 +131,9 @@ def eval_command(args: argparse.Namespace) -> int:
     report, predictions = evaluate_scorer(scorer, examples, data=str(args.data), show_progress=not args.no_progress,
                                           thresholds=thresholds)
     print(format_report(report, detail_thresholds=sorted({0.0, args.threshold})))
-    if args.output:
-        paths = write_outputs(report, predictions, Path(args.output))
-        print("wrote " + ", ".join(str(p) for p in paths))
+    output = Path(args.output) if args.output else default_eval_dir(args.scorer, args.data)
+    paths = write_outputs(report, predictions, output)
+    print("wrote " + ", ".join(str(p) for p in paths))
     return 0
 
 

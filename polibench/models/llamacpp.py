@@ -1,6 +1,7 @@
 """``llamacpp`` backend: llama-cpp-python running a GGUF file (install with ``pip install -e .[llamacpp]``).
 
-Requests run one at a time, each with its own seed, so a response depends only on its prompt and seed.
+Requests run one at a time, each with its own seed, so a response depends only on its prompt and seed;
+each response is handed back (and cached) as soon as it exists.
 The GGUF's own chat template (from its metadata) frames chat prompts.
 """
 
@@ -11,8 +12,9 @@ from pathlib import Path
 from typing import Optional
 
 from polibench.errors import BackendError
-from polibench.models.base import Completion, ModelBackend, Prompt, ProgressFn
+from polibench.models.base import Completion, Prompt
 from polibench.models.hf import file_sha256
+from polibench.models.streaming import ResultFn, StreamingBackend
 from polibench.records import GenerationSettings, Usage
 
 
@@ -22,7 +24,7 @@ def default_threads() -> int:
     return max(1, (os.cpu_count() or 2) - 1)
 
 
-class LlamaCppBackend(ModelBackend):
+class LlamaCppBackend(StreamingBackend):
     name = "llamacpp"
 
     def __init__(self, model: Optional[str], *, n_ctx: int = 2048, n_threads: Optional[int] = None,
@@ -50,10 +52,9 @@ class LlamaCppBackend(ModelBackend):
         return {"temperature": settings.temperature, "top_k": settings.top_k or 0,
                 "top_p": settings.top_p or 1.0, "seed": seed}
 
-    def generate(self, prompts: list[Prompt], settings: GenerationSettings,
-                 progress: Optional[ProgressFn] = None) -> list[Completion]:
-        out = []
-        for prompt in prompts:
+    def generate_each(self, prompts: list[Prompt], settings: GenerationSettings, on_result: ResultFn) -> None:
+        """One prompt at a time, each reported (and so cached) as soon as it is generated."""
+        for index, prompt in enumerate(prompts):
             common = dict(max_tokens=settings.max_new_tokens, stop=settings.stop or None,
                           **self._sampling(settings, prompt.seed))
             if prompt.messages:
@@ -64,12 +65,9 @@ class LlamaCppBackend(ModelBackend):
                 reply = self.llm.create_completion(prompt=prompt.plain_text(), **common)
                 text = reply["choices"][0]["text"]
             usage = reply.get("usage") or {}
-            out.append(Completion(text=text.strip(), finish_reason=reply["choices"][0].get("finish_reason"),
-                                  usage=Usage(prompt_tokens=usage.get("prompt_tokens"),
-                                              completion_tokens=usage.get("completion_tokens"))))
-            if progress:
-                progress(1)
-        return out
+            on_result(index, Completion(text=text.strip(), finish_reason=reply["choices"][0].get("finish_reason"),
+                                        usage=Usage(prompt_tokens=usage.get("prompt_tokens"),
+                                                    completion_tokens=usage.get("completion_tokens"))))
 
     def close(self) -> None:
         self.llm.close() if hasattr(self.llm, "close") else None
