@@ -96,3 +96,30 @@ def test_ttest_across_seeds():
     same = M.ttest([0.80, 0.81], [0.80, 0.81])
     assert same["p_value"] == pytest.approx(1.0) and same["significant"] is False
     assert M.ttest([0.8], [0.7])["p_value"] is None  # one seed: no test
+
+
+def test_weighted_auc_equals_scikit_learn_with_sample_weights_and_ties():
+    from sklearn.metrics import roc_auc_score
+
+    rng = np.random.default_rng(3)
+    y = rng.integers(0, 2, 40)
+    score = rng.choice([0.1, 0.3, 0.3, 0.5, 0.7, 0.9], 40)  # many ties
+    weights = rng.integers(0, 3, (4, 40)).astype(float)
+    expected = [roc_auc_score(y, score, sample_weight=w) for w in weights]
+    assert M.weighted_auc(y, score, weights) == pytest.approx(expected)
+    assert M.weighted_auc([1, 0, 1, 0], [0.9, 0.1, 0.8, 0.2], np.ones((1, 4)))[0] == 1.0
+    assert np.isnan(M.weighted_auc([1, 1], [0.2, 0.3], np.ones((1, 2)))[0])  # one class: undefined
+
+
+def test_auc_intervals_contain_the_estimate_and_are_reproducible():
+    rng = np.random.default_rng(4)
+    n = 200
+    y = rng.integers(0, 2, n)
+    members = [["a"] if i % 2 else ["b"] for i in range(n)]
+    scores = [np.clip(y * 0.3 + rng.random(n) * 0.7, 0, 1) for _ in range(2)]
+    ci = M.bootstrap_aucs(y, scores, members, ["a", "b"], n_boot=200, seed=1)
+    for group in ("a", "b"):
+        estimate = np.mean([M.borkan_aucs(y, s, members, group)["subgroup_auc"] for s in scores])
+        low, high = ci[group]["subgroup_auc"]
+        assert low <= estimate <= high and high - low < 0.3
+    assert ci == M.bootstrap_aucs(y, scores, members, ["a", "b"], n_boot=200, seed=1)

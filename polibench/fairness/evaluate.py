@@ -44,10 +44,11 @@ def _grouping_block(y, preds, scores, groups, members, order, n_boot, boot_seed,
     per_seed_gaps = [M.gaps(y, p, groups, order) for p in preds]
     per_seed_auc = [{g: M.borkan_aucs(y, s, members, g) for g in order} for s in scores]
     eligible = M.eligible_groups(y, groups, order)
-    boot = None
+    boot = auc_boot = None
     if n_boot:
         index = np.array([order.index(g) if g in order else -1 for g in groups])
         boot = M.bootstrap(y, preds, index, len(order), [order.index(g) for g in eligible], n_boot, boot_seed, level)
+        auc_boot = M.bootstrap_aucs(y, scores, members, order, n_boot, boot_seed, level)
     groups_arr = np.asarray(groups, dtype=object)
     block_groups = {}
     for n, group in enumerate(order):
@@ -58,7 +59,7 @@ def _grouping_block(y, preds, scores, groups, members, order, n_boot, boot_seed,
             ci = boot["groups"][n][metric] if boot else None
             entry[metric] = _stat([s[group][metric] for s in per_seed], ci)
         for metric in M.AUC_METRICS:
-            entry[metric] = _stat([a[group][metric] for a in per_seed_auc])
+            entry[metric] = _stat([a[group][metric] for a in per_seed_auc], auc_boot[group][metric] if auc_boot else None)
         block_groups[group] = entry
     gap_block = {k: _stat([g[k] for g in per_seed_gaps], boot["gaps"].get(k) if boot else None)
                  for k in per_seed_gaps[0]}
