@@ -55,11 +55,12 @@ class FaultState:
                  latency: float, hang_seconds: float, expected_key: str | None):
         self.seed, self.fault_rate, self.max_faults, self.kinds = seed, fault_rate, max_faults, kinds
         self.latency, self.hang_seconds, self.expected_key = latency, hang_seconds, expected_key
-        self.lock = threading.Lock()
+        self.lock = threading.RLock()  # re-entrant: _send (which records the answer) runs under it for 401s
         self.attempts: Counter = Counter()
         self.successes: Counter = Counter()
         self.injected: Counter = Counter()
-        self.in_flight = 0
+        self.open_requests: set = set()  # handlers that have not answered yet
+        self.hanging: dict = {}          # handler -> its connection, while a hang fault holds it
         self.max_in_flight = 0
         self.last_429: dict[str, float] = {}
         self.retry_gaps: list[float] = []
@@ -74,6 +75,18 @@ class FaultState:
             faults.append(rng.choice(self.kinds))
         return faults
 
+    def arrived(self, handler) -> None:
+        """Count ``handler`` in flight (call with the lock held). Hung requests whose client has already
+        hung up, and requests already answered, do not count, however late their threads get to run."""
+        self.open_requests.add(handler)
+        gone = sum(1 for h, conn in self.hanging.items() if h in self.open_requests and _client_closed(conn))
+        self.max_in_flight = max(self.max_in_flight, len(self.open_requests) - gone)
+
+    def answered(self, handler) -> None:
+        with self.lock:
+            self.open_requests.discard(handler)
+            self.hanging.pop(handler, None)
+
     def stats(self) -> dict:
         with self.lock:
             return {
@@ -84,6 +97,14 @@ class FaultState:
                 "min_wait_after_429": min(self.retry_gaps) if self.retry_gaps else None,
                 "auth_ok": self.auth_ok, "auth_bad": self.auth_bad,
             }
+
+
+def _client_closed(conn) -> bool:
+    try:
+        readable, _, _ = select.select([conn], [], [], 0)
+        return bool(readable) and not conn.recv(1, socket.MSG_PEEK)
+    except (OSError, ValueError):
+        return True
 
 
 def reply_text(key: str) -> str:
@@ -104,11 +125,13 @@ class Handler(BaseHTTPRequestHandler):
         for name, value in (headers or {}).items():
             self.send_header(name, value)
         self.end_headers()
+        self.state.answered(self)  # before the body: the client may send its next request the moment it has it
         self.wfile.write(payload)
         self.wfile.flush()
 
     def _drop(self) -> None:
         self.close_connection = True
+        self.state.answered(self)
         try:
             self.connection.shutdown(socket.SHUT_RDWR)
         except OSError:
@@ -165,13 +188,13 @@ class Handler(BaseHTTPRequestHandler):
             fault = faults[attempt] if attempt < len(faults) else None
             if fault:
                 state.injected[fault] += 1
-            state.in_flight += 1
-            state.max_in_flight = max(state.max_in_flight, state.in_flight)
+            state.arrived(self)
+            if fault == "hang":
+                state.hanging[self] = self.connection
         try:
             self._answer(fault, key, body)
         finally:
-            with state.lock:
-                state.in_flight -= 1
+            state.answered(self)
 
     def _answer(self, fault: str | None, key: str, body: dict) -> None:
         state = self.state
