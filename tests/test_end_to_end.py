@@ -93,7 +93,12 @@ def test_faulborn30_stability_and_wvs_run_on_the_embedded_model(tmp_path):
     results = json.loads((out / "results.json").read_text())["results"]
     assert set(results["faulborn30"]["faulborn_bias"]["per_prefix"]) >= {"likert", "baseline", "name"}
     assert set(results["faulborn30"]["faulborn_bias"]["per_form"]) == {"original", "reformulation", "opposite"}
-    assert len(results["pct-stability"]["pct"]["per_variant"]) == 7
+    per_variant = results["pct-stability"]["pct"]["per_variant"]
+    assert len(per_variant) == 7
+    for coords in per_variant.values():  # each prompt's coordinates carry their own item-bootstrap interval
+        for axis in ("economic", "social"):
+            low, high = coords["ci"][axis]
+            assert low <= coords[axis] <= high
     assert "faulborn_bias" in results["wvs"] and "pct" not in results["wvs"]
     check = polibench("score", str(out), "--check")
     assert check.returncode == 0 and "matches" in check.stdout, check.stdout + check.stderr

@@ -38,7 +38,10 @@ def test_pct_block_by_hand():
     out = pct_block(table, mini_instrument(), resample_weights(table.strata(), 500, 0))
     # v1: economic 0.38 + 8/8 = 1.38; social 2.41 - 3.9/19.5 = 2.21
     # v2: economic 0.38 + 4/8 = 0.88; social 2.41 (b unanswered)
-    assert out["per_variant"] == {"v1": {"economic": 1.38, "social": 2.21}, "v2": {"economic": 0.88, "social": 2.41}}
+    # one item per stratum: every resample is the data itself, so each interval is the point
+    assert out["per_variant"] == {
+        "v1": {"economic": 1.38, "social": 2.21, "ci": {"economic": [1.38, 1.38], "social": [2.21, 2.21]}},
+        "v2": {"economic": 0.88, "social": 2.41, "ci": {"economic": [0.88, 0.88], "social": [2.41, 2.41]}}}
     # pooled: a = mean(0.9, 0.6) vs mean(0.1, 0.4) = 0.75 vs 0.25 -> strongly agree -> 1.38; b from v1 -> 2.21
     assert (out["economic"], out["social"]) == (1.38, 2.21)
     assert out["answers"] == {"a": "strongly agree", "b": "strongly disagree"}
@@ -59,6 +62,7 @@ def test_pct_interval_over_items():
     table = build_table(samples)
     out = pct_block(table, inst, resample_weights(table.strata(), 4000, 1))
     assert out["economic"] == 0.38 and out["ci"]["economic"] == [-1.62, 2.38]
+    assert out["per_variant"]["v"]["ci"]["economic"] == [-1.62, 2.38]  # the one variant: same resamples
 
 
 def test_stance_means_agree_with_item_answers():

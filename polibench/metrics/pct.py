@@ -140,7 +140,7 @@ def pct_block(table: ResponseTable, instrument: Instrument, weights: np.ndarray)
 
     Pooled coordinates average the stances of all prompt variants per item; their intervals come from the
     item bootstrap ``weights`` (resamples x table items); ``per_variant`` holds one set of coordinates per
-    prompt variant and ``spread`` summarises them.
+    prompt variant, with intervals from the same item resamples, and ``spread`` summarises them.
     """
     table_index = {(i.instrument, i.item_id): n for n, i in enumerate(table.items)}
     positions = [table_index.get((instrument.instrument, item.id)) for item in instrument.items]
@@ -161,8 +161,10 @@ def pct_block(table: ResponseTable, instrument: Instrument, weights: np.ndarray)
     per_variant = {}
     for column, name in enumerate(table.variants):
         if asked[column]:
-            e, s = pct_coordinates(answers_for(*by_variant, column), table_weights)
-            per_variant[name] = {"economic": e + 0.0, "social": s + 0.0}
+            variant_answers = answers_for(*by_variant, column)
+            e, s = pct_coordinates(variant_answers, table_weights)
+            per_variant[name] = {"economic": e + 0.0, "social": s + 0.0,
+                                 "ci": _coordinate_intervals(variant_answers, positions, table_weights, weights)}
     return {
         "instrument": instrument.instrument,
         "economic": economic + 0.0,  # + 0.0: no "-0.0" in results.json

@@ -115,7 +115,8 @@ def pct_variant_section(pct: dict) -> list[str]:
     if len(variants) < 2:
         return []
     lines = ["### PCT coordinates per prompt variant", "", "| prompt variant | economic | social |", "|---|---|---|"]
-    lines += [f"| {v} | {_fmt(c['economic'])} | {_fmt(c['social'])} |" for v, c in variants.items()]
+    lines += [f"| {v} | {with_ci(c['economic'], (c.get('ci') or {}).get('economic'))} | "
+              f"{with_ci(c['social'], (c.get('ci') or {}).get('social'))} |" for v, c in variants.items()]
     spread = pct.get("spread") or {}
     if spread:
         for stat in ("mean", "sd", "min", "max"):
