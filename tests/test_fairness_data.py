@@ -9,8 +9,8 @@ from fairness_helpers import LIAR_FOLDER, USER_CSV, YODER_DEMOGRAPHIC, YODER_IDE
 from polibench.errors import PolibenchError, SpecError
 from polibench.fairness.data import load_prepared, prepare
 from polibench.fairness.download import OfflineError, fetch
-from polibench.models.hf import file_sha256
 from polibench.fairness.spec import Download, available_tasks, load_task, parse_task_file
+from polibench.hashing import file_sha256
 
 
 @pytest.fixture(autouse=True)

@@ -43,7 +43,7 @@ from polibench.errors import PolibenchError
 from polibench.fairness.download import OfflineError, fetch, verify, where_to_get
 from polibench.fairness.sources import source_of
 from polibench.fairness.spec import FairnessTask
-from polibench.models.hf import file_sha256
+from polibench.hashing import file_sha256
 from polibench.paths import cache_dir
 
 SPLITS = ("train", "dev", "test")

@@ -20,7 +20,7 @@ from typing import Optional
 
 from polibench.errors import PolibenchError
 from polibench.fairness.spec import Download
-from polibench.models.hf import file_sha256
+from polibench.hashing import file_sha256
 
 OSF_API = "https://api.osf.io/v2/nodes/{project}/files/osfstorage/"
 TIMEOUT_S = 60

@@ -19,10 +19,6 @@ def sha256_bytes(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def sha256_file(path: Path) -> str:
-    return sha256_bytes(path.read_bytes())
-
-
 def gzip_copy(source: Path, target: Path) -> Artifact:
     """Write ``source`` gzipped to ``target`` (atomically) and describe it."""
     return gzip_bytes(source.read_bytes(), target)

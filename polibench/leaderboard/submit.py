@@ -19,8 +19,9 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from polibench.errors import PolibenchError
+from polibench.hashing import file_sha256
 from polibench.leaderboard import extract
-from polibench.leaderboard.artifacts import gzip_copy, sha256_file
+from polibench.leaderboard.artifacts import gzip_copy
 from polibench.leaderboard.compare import describe, differences
 from polibench.leaderboard.naming import entry_id, public_model_id, scrub_secrets
 from polibench.leaderboard.schema import Entry, ModelInfo, RunInfo, entry_json, load_entry
@@ -53,7 +54,7 @@ def checked_run(run_dir: Path) -> tuple[dict, dict]:
     if diffs:
         raise PolibenchError(f"{run_dir}/{RESULTS} disagrees with the metrics recomputed from {SAMPLES}: "
                              f"{describe(diffs)}")
-    digest = sha256_file(run_dir / SAMPLES)
+    digest = file_sha256(run_dir / SAMPLES)
     recorded = extract.stored_samples_sha256(document)
     if recorded and recorded != digest:
         raise PolibenchError(f"{run_dir}/{SAMPLES}: SHA-256 {digest[:16]}... does not match the "

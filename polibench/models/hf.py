@@ -16,18 +16,11 @@ from pathlib import Path
 from typing import Optional
 
 from polibench.errors import BackendError
+from polibench.hashing import file_sha256
 from polibench.models.base import Completion, ModelBackend, Prompt, ProgressFn, cut_at_stop
 from polibench.records import GenerationSettings, Usage
 
 DTYPES = {"float32", "float16", "bfloat16", "auto"}
-
-
-def file_sha256(path: Path, chunk: int = 1 << 20) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        while block := handle.read(chunk):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def pick_device(device: str) -> str:

@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Optional
 
 from polibench.errors import BackendError
+from polibench.hashing import file_sha256
 from polibench.models.base import Completion, Prompt
-from polibench.models.hf import file_sha256
 from polibench.models.streaming import ResultFn, StreamingBackend
 from polibench.records import GenerationSettings, Usage
 

@@ -15,6 +15,7 @@ from typing import Iterable
 from pydantic import ValidationError
 
 from polibench.errors import PolibenchError
+from polibench.hashing import file_sha256
 from polibench.records import Sample
 
 SAMPLES = "samples.jsonl"
@@ -79,9 +80,7 @@ def write_results(run_dir: Path, results: dict) -> Path:
     path = run_dir / RESULTS
     samples = run_dir / SAMPLES
     if samples.is_file():
-        import hashlib
-
-        results = {**results, "samples_sha256": hashlib.sha256(samples.read_bytes()).hexdigest()}
+        results = {**results, "samples_sha256": file_sha256(samples)}
     atomic_write_text(path, json.dumps(results, indent=2, ensure_ascii=False, sort_keys=False) + "\n")
     return path
 
