@@ -46,8 +46,7 @@ def verify_command(args: argparse.Namespace) -> int:
     from polibench.leaderboard.verify import FAILED, UNAVAILABLE, verify_dir
 
     outcomes = verify_dir(Path(args.entries))
-    for o in outcomes:
-        print(f"{o.status:>21}  {o.path.name}: {o.detail}")
+    _print_outcomes(outcomes)
     failed = sum(o.status == FAILED for o in outcomes)
     missing = sum(o.status == UNAVAILABLE for o in outcomes)
     print(f"{len(outcomes)} entries: {len(outcomes) - failed - missing} verified, {failed} failed, "
@@ -56,15 +55,17 @@ def verify_command(args: argparse.Namespace) -> int:
     if fairness is not None:
         from polibench.leaderboard.fairness_submit import submission_paths, verify_submission
 
-        paths = submission_paths(fairness)
-        bad = 0
-        for path in paths:
-            ok, detail = verify_submission(path)
-            bad += not ok
-            print(f"{'verified' if ok else FAILED:>21}  {path.name}: {detail}")
-        print(f"{len(paths)} fairness submissions: {len(paths) - bad} verified, {bad} failed")
+        checked = [verify_submission(path) for path in submission_paths(fairness)]
+        _print_outcomes(checked)
+        bad = sum(o.status == FAILED for o in checked)
+        print(f"{len(checked)} fairness submissions: {len(checked) - bad} verified, {bad} failed")
         failed += bad
     return 1 if failed or (args.strict and missing) else 0
+
+
+def _print_outcomes(outcomes) -> None:
+    for o in outcomes:
+        print(f"{o.status:>21}  {o.path.name}: {o.detail}")
 
 
 def build_command(args: argparse.Namespace) -> int:

@@ -27,7 +27,8 @@ def pct(value: Optional[float]) -> str:
     return "–" if value is None or not math.isfinite(value) else f"{100 * value:.2f}"
 
 
-def _ci(ci) -> str:
+def ci_text(ci) -> str:
+    """``[lo, hi]`` in percent, or an empty string without an interval."""
     return f"[{pct(ci[0])}, {pct(ci[1])}]" if ci else ""
 
 
@@ -57,7 +58,7 @@ def overall_table(document: dict, task: str, models: Optional[Sequence[str]] = N
         for metric in ("bacc", "f1"):
             stat = block["overall"][metric]
             test = (block.get("significance") or {}).get("overall", {}).get(metric) or {}
-            cells += [pct(stat["value"]) + ("*" if test.get("significant") else ""), _ci(stat["ci"])]
+            cells += [pct(stat["value"]) + ("*" if test.get("significant") else ""), ci_text(stat["ci"])]
         label = name + (" (reference)" if entry.get("reference") == name else "")
         lines.append(f"| {label} | {' | '.join(cells)} | {len(block['seeds'])} |")
     return "\n".join(lines)
@@ -155,7 +156,7 @@ def detail_table(document: dict, task: str, grouping: str, model: str) -> str:
                  f"{pct(gaps['gap_tpr']['value'])} | {pct(gaps['gap_fpr']['value'])} | | | |")
     eod = gaps["equalized_odds_difference"]
     left_out = [g for g in block["excluded_from_gaps"] if block["groups"][g]["n"]]
-    return "\n".join(lines) + (f"\n\nEqualised-odds difference: {pct(eod['value'])} {_ci(eod['ci'])} "
+    return "\n".join(lines) + (f"\n\nEqualised-odds difference: {pct(eod['value'])} {ci_text(eod['ci'])} "
                                f"(groups without both classes left out: {', '.join(left_out) or 'none'})")
 
 

@@ -179,6 +179,11 @@ def load_document(path: Path) -> dict:
         document = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise PolibenchError(f"{path}: not a readable evaluation file ({exc})") from None
-    if not isinstance(document, dict) or document.get("format") != FORMAT or not isinstance(document.get("tasks"), dict):
+    if not is_document(document):
         raise PolibenchError(f"{path}: not the output of `polibench fairness eval`")
     return document
+
+
+def is_document(value) -> bool:
+    """Whether ``value`` has the outer shape of an evaluation document (format tag and a tasks mapping)."""
+    return isinstance(value, dict) and value.get("format") == FORMAT and isinstance(value.get("tasks"), dict)

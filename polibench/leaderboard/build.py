@@ -22,7 +22,7 @@ from typing import Optional
 from polibench import __version__
 from polibench.errors import PolibenchError
 from polibench.leaderboard.fairness_html import fairness_tab, model_fairness
-from polibench.leaderboard.fairness_submit import FairnessSubmission, load_submissions, verify_submission
+from polibench.leaderboard.fairness_submit import FairnessSubmission, check_submission, load_submissions
 from polibench.leaderboard.render import index_page, model_page
 from polibench.leaderboard.schema import SCHEMA_VERSION, Entry, entry_paths, load_entry
 
@@ -61,9 +61,10 @@ def load_fairness(folder: Optional[Path], verify: bool = False) -> list[Fairness
     submissions = load_submissions(folder)
     if verify:
         for submission in submissions:
-            ok, detail = verify_submission(folder / f"{submission.name}.json")
-            if not ok:
-                raise PolibenchError(f"{submission.name}.json: verification failed: {detail}")
+            try:
+                check_submission(submission, folder)
+            except PolibenchError as exc:
+                raise PolibenchError(f"{submission.name}.json: verification failed: {exc}") from None
     return submissions
 
 

@@ -14,22 +14,17 @@ from html import escape
 from typing import Optional
 
 from polibench.errors import PolibenchError
-from polibench.fairness.compare import NAMES, extremes, group_matrix, pct
+from polibench.fairness.compare import NAMES, ci_text, extremes, group_matrix, pct
 from polibench.leaderboard.fairness_submit import FairnessSubmission
 
 HEAT_STEPS = 3
 METRICS = ("bacc", "f1")
 
 
-def _ci(stat: Optional[dict]) -> str:
-    ci = (stat or {}).get("ci")
-    return f"[{pct(ci[0])}, {pct(ci[1])}]" if ci else ""
-
-
 def _num(stat: Optional[dict]) -> str:
     value = (stat or {}).get("value")
     sort = "" if value is None else f"{value:.6f}"
-    ci = _ci(stat)
+    ci = ci_text((stat or {}).get("ci"))
     return (f'<td class="num" data-value="{sort}">{pct(value)}'
             + (f'<span class="ci">{escape(ci)}</span>' if ci else "") + "</td>")
 
@@ -70,7 +65,8 @@ def heat_table(document: dict, task: str, grouping: str, metric: str) -> str:
         for c, group in enumerate(groups):
             stat = blocks[r].get(group, {}).get(metric) or {}
             mark, kind = ("▲", " best") if r in best[c] else (("▼", " worst") if r in worst[c] else ("", ""))
-            title = f"{name} · {group}: {NAMES[metric]} {pct(values[r][c])} {_ci(stat)}, n={blocks[r].get(group, {}).get('n', 0)}"
+            title = (f"{name} · {group}: {NAMES[metric]} {pct(values[r][c])} {ci_text(stat.get('ci'))}, "
+                     f"n={blocks[r].get(group, {}).get('n', 0)}")
             cells.append(f'<td class="num heat {_heat_class(levels[r][c])}{kind}" title="{escape(title)}" '
                          f'data-model="{escape(name)}" data-group="{escape(group)}">{pct(values[r][c])}'
                          + (f'<span class="mark">{mark}</span>' if mark else "") + "</td>")

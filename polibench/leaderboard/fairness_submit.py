@@ -27,13 +27,13 @@ from pydantic import Field
 
 from polibench import __version__
 from polibench.errors import PolibenchError
-from polibench.fairness.evaluate import FORMAT as EVAL_FORMAT
-from polibench.fairness.evaluate import evaluate, load_document
+from polibench.fairness.evaluate import evaluate, is_document, load_document
 from polibench.fairness.runs import seed_folders
 from polibench.fairness.train import PREDICTIONS, RUN
 from polibench.leaderboard.artifacts import gzip_bytes, read_artifact
 from polibench.leaderboard.compare import describe, differences
 from polibench.leaderboard.schema import Artifact, Strict, read_json, validated
+from polibench.leaderboard.verify import FAILED, VERIFIED, Outcome
 
 FORMAT = "polibench-fairness-submission"
 DEFAULT_FAIRNESS = "leaderboard/fairness"
@@ -168,7 +168,7 @@ def submit(eval_json: Path, out_dir: Path, name: str, note: str = "", runs: Opti
 def load_submission(path: Path) -> FairnessSubmission:
     """Read and validate one submission; its file name must be ``<name>.json``."""
     submission = validated(path, FairnessSubmission, read_json(path), root="(submission)")
-    if submission.document.get("format") != EVAL_FORMAT or not isinstance(submission.document.get("tasks"), dict):
+    if not is_document(submission.document):
         raise PolibenchError(f"{path}: field 'document': not a `polibench fairness eval` document")
     if path.name != f"{submission.name}.json":
         raise PolibenchError(f"{path}: the file must be named {submission.name}.json")
@@ -185,20 +185,25 @@ def load_submissions(folder: Path) -> list[FairnessSubmission]:
     return [load_submission(p) for p in submission_paths(folder)]
 
 
-def verify_submission(path: Path) -> tuple[bool, str]:
-    """``(True, summary)`` when the shipped predictions reproduce every number, else ``(False, why)``."""
+def check_submission(submission: FairnessSubmission, folder: Path) -> None:
+    """Raise PolibenchError saying what differs unless the predictions shipped in ``folder`` reproduce
+    every number of ``submission``."""
+    if not (folder / submission.predictions.file).is_file():
+        raise PolibenchError(f"{submission.predictions.file} is not in {folder}")
+    data = read_artifact(folder, submission.predictions)
+    with tempfile.TemporaryDirectory(prefix="polibench-fairness-verify-") as tmp:
+        n_runs = unpack(data, Path(tmp))
+        if n_runs != submission.n_runs:
+            raise PolibenchError(f"the predictions hold {n_runs} runs, the submission says {submission.n_runs}")
+        check(submission.document, Path(tmp))
+
+
+def verify_submission(path: Path) -> Outcome:
+    """The submission file at ``path`` re-checked against the predictions shipped beside it."""
     try:
         submission = load_submission(path)
-        if not (path.parent / submission.predictions.file).is_file():
-            return False, f"{submission.predictions.file} is not in {path.parent}"
-        data = read_artifact(path.parent, submission.predictions)
-        with tempfile.TemporaryDirectory(prefix="polibench-fairness-verify-") as tmp:
-            n_runs = unpack(data, Path(tmp))
-            if n_runs != submission.n_runs:
-                return False, f"the predictions hold {n_runs} runs, the submission says {submission.n_runs}"
-            check(submission.document, Path(tmp))
+        check_submission(submission, path.parent)
     except PolibenchError as exc:
-        return False, str(exc)
-    return True, (f"{submission.n_runs} seed runs of {len(submission.models())} model(s) on "
-                  f"{', '.join(submission.document['tasks'])} reproduced")
-
+        return Outcome(path, FAILED, str(exc))
+    return Outcome(path, VERIFIED, f"{submission.n_runs} seed runs of {len(submission.models())} model(s) on "
+                                   f"{', '.join(submission.document['tasks'])} reproduced")
