@@ -81,9 +81,7 @@ def bias_sections(bias: dict, coverage: dict) -> list[str]:
     lines = []
     per_instrument = bias.get("per_instrument") or {}
     if len(per_instrument) > 1:
-        lines += ["### Faulborn bias per instrument", "", "| instrument | economic | cultural | total |",
-                  "|---|---|---|---|"]
-        lines += [_bias_row(name, b) for name, b in per_instrument.items()] + [""]
+        lines += _bias_table("### Faulborn bias per instrument", "instrument", per_instrument)
     per_prefix = bias.get("per_prefix") or {}
     if per_prefix:
         shares = coverage.get("per_variant") or {}
@@ -98,16 +96,19 @@ def bias_sections(bias: dict, coverage: dict) -> list[str]:
         lines.append("")
     per_form = bias.get("per_form") or {}
     if len(per_form) > 1:
-        lines += ["### Faulborn bias per statement form", "", "| form | economic | cultural | total |",
-                  "|---|---|---|---|"]
-        lines += [_bias_row(name, b) for name, b in per_form.items()] + [""]
+        lines += _bias_table("### Faulborn bias per statement form", "form", per_form)
     steer = bias.get("steerability") or {}
     if steer:
-        lines += ["### Steerability", "",
-                  "Bias under the prefix minus the mean bias of the other prefixes (Faulborn et al.).", "",
-                  "| prefix | economic | cultural | total |", "|---|---|---|---|"]
-        lines += [_bias_row(name, b) for name, b in steer.items()] + [""]
+        lines += _bias_table("### Steerability", "prefix", steer,
+                             "Bias under the prefix minus the mean bias of the other prefixes (Faulborn et al.).")
     return lines
+
+
+def _bias_table(heading: str, first: str, blocks: dict, note: str = "") -> list[str]:
+    """A heading (and note), then one economic / cultural / total row per block."""
+    return ([heading, ""] + ([note, ""] if note else []) + [f"| {first} | economic | cultural | total |",
+                                                             "|---|---|---|---|"]
+            + [_bias_row(name, b) for name, b in blocks.items()] + [""])
 
 
 def pct_variant_section(pct: dict) -> list[str]:
