@@ -158,12 +158,18 @@ def _auc(y, score) -> float:
 def borkan_aucs(y, score, members: Sequence[Sequence[str]], group: str) -> dict[str, float]:
     """Subgroup, BPSN and BNSP AUC of ``group`` (Borkan et al. 2019) from each item's member groups."""
     y, score = np.asarray(y), np.asarray(score, dtype=float)
+    masks = borkan_masks(y, members, group)
+    return {**{metric: _auc(y[mask], score[mask]) for metric, mask in masks.items()},
+            "n_members": int(masks["subgroup_auc"].sum())}
+
+
+def borkan_masks(y, members: Sequence[Sequence[str]], group: str) -> dict[str, np.ndarray]:
+    """The items each of Borkan et al.'s AUCs is computed over: the subgroup's members; background positives
+    and subgroup negatives (BPSN); background negatives and subgroup positives (BNSP)."""
+    positive = np.asarray(y) == 1
     inside = np.array([group in (m or ()) for m in members], dtype=bool)
-    positive = y == 1
-    bpsn = (~inside & positive) | (inside & ~positive)
-    bnsp = (~inside & ~positive) | (inside & positive)
-    return {"subgroup_auc": _auc(y[inside], score[inside]), "bpsn_auc": _auc(y[bpsn], score[bpsn]),
-            "bnsp_auc": _auc(y[bnsp], score[bnsp]), "n_members": int(inside.sum())}
+    return {"subgroup_auc": inside, "bpsn_auc": (~inside & positive) | (inside & ~positive),
+            "bnsp_auc": (~inside & ~positive) | (inside & positive)}
 
 
 # ---------------------------------------------------------------- counts and the bootstrap
@@ -279,10 +285,7 @@ def bootstrap_aucs(y, scores, members: Sequence[Sequence[str]], groups: Sequence
     scores = [np.asarray(s, dtype=float) for s in scores]
     blocks = {}
     for group in groups:
-        inside = np.array([group in (m or ()) for m in members], dtype=bool)
-        masks = {"subgroup_auc": inside, "bpsn_auc": (~inside & y) | (inside & ~y),
-                 "bnsp_auc": (~inside & ~y) | (inside & y)}
-        for metric, mask in masks.items():
+        for metric, mask in borkan_masks(y, members, group).items():
             blocks[(group, metric)] = [_auc_blocks(y, s, np.flatnonzero(mask)) for s in scores]
     draws = {key: [] for key in blocks}
     strata = np.zeros(len(y), dtype=int)
