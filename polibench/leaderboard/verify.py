@@ -62,13 +62,18 @@ def check_entry(entry: Entry, entries_dir: Path) -> None:
                              f"{document.get('n_samples')} and the entry {entry.run.n_samples}")
 
 
+def files_shipped(entry: Entry, entries_dir: Path) -> bool:
+    """Whether the entry's gzipped samples and results are in ``entries_dir`` (else it cannot be verified)."""
+    return all((entries_dir / a.file).is_file() for a in (entry.samples, entry.results))
+
+
 def verify_path(path: Path) -> Outcome:
     try:
         entry = load_entry(path)
     except PolibenchError as exc:
         return Outcome(path, FAILED, str(exc))
     entries_dir = path.parent
-    if not all((entries_dir / a.file).is_file() for a in (entry.samples, entry.results)):
+    if not files_shipped(entry, entries_dir):
         return Outcome(path, UNAVAILABLE, f"{entry.samples.file} or {entry.results.file} is not in {entries_dir}")
     try:
         check_entry(entry, entries_dir)
