@@ -1,6 +1,7 @@
 # polibench: two commands for a fresh machine (see README).
 #   make demo   install into .venv and run the PCT on the embedded model (offline)
 #   make test   install the dev extras and run the whole test suite
+#   make lint   ruff, mypy (core packages) and import-linter (the layers); all three run, any failure fails
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
@@ -9,7 +10,7 @@ BIN    := $(VENV)/bin
 TORCH_SPEC     ?= torch==2.13.0
 TORCH_PIP_ARGS ?=
 
-.PHONY: install install-dev demo test clean
+.PHONY: install install-dev demo test lint clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -34,6 +35,14 @@ demo: install
 
 test: install-dev
 	$(BIN)/python -m pytest -q -rs
+
+# All three run even when one fails, so one CI run shows every problem; config in pyproject.toml.
+lint: install-dev
+	@status=0; \
+	echo "== ruff"; $(BIN)/ruff check . || status=1; \
+	echo "== mypy"; $(BIN)/mypy || status=1; \
+	echo "== import-linter"; $(BIN)/lint-imports || status=1; \
+	exit $$status
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache

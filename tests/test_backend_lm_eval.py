@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from tiny_models import tiny_gpt2_lm
 
 pytest.importorskip("lm_eval")
 
@@ -87,27 +88,9 @@ def test_unknown_lm_eval_model_and_missing_name_exit_2(capsys):
     assert "model=hf" in capsys.readouterr().err
 
 
-def build_tiny_causal_lm(folder):
-    import torch
-    from tokenizers import Tokenizer, models, pre_tokenizers
-    from transformers import GPT2Config, GPT2LMHeadModel, PreTrainedTokenizerFast
-
-    words = "<eos> <unk> please respond to the following statement : i agree disagree with this . your response".split()
-    core = Tokenizer(models.WordLevel(vocab={w: i for i, w in enumerate(words)}, unk_token="<unk>"))
-    core.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
-    tokenizer = PreTrainedTokenizerFast(tokenizer_object=core, eos_token="<eos>", unk_token="<unk>",
-                                        pad_token="<eos>")
-    torch.manual_seed(0)
-    model = GPT2LMHeadModel(GPT2Config(vocab_size=len(words), n_embd=16, n_layer=1, n_head=2, n_positions=256,
-                                       bos_token_id=0, eos_token_id=0))
-    model.save_pretrained(folder)
-    tokenizer.save_pretrained(folder)
-    return folder
-
-
 def test_lm_eval_hf_model_on_a_tiny_local_causal_lm(tmp_path):
     pytest.importorskip("torch")
-    folder = build_tiny_causal_lm(tmp_path / "tiny-gpt2")
+    folder = tiny_gpt2_lm(tmp_path / "tiny-gpt2")
     backend = create_backend("lm-eval", str(folder), {"model": "hf", "device": "cpu", "batch_size": 1})
     assert backend.lm_args["pretrained"] == str(folder)
     prompts = [Prompt(text="please respond to the following statement : i agree", seed=s) for s in (1, 2, 1)]

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+from tiny_models import tiny_masked_lm
 
 torch = pytest.importorskip("torch")
 
@@ -18,7 +19,6 @@ from polibench.scoring.mask_lexicon import NEGATIVE, POSITIVE, MaskLexiconScorer
 
 WORDS = ("please respond to the following statement : i with this . table chair think government should "
          "be").split()
-SPECIALS = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
 
 
 @pytest.fixture(autouse=True)
@@ -28,30 +28,7 @@ def _own_cache(tmp_path, monkeypatch):
 
 def build_tiny_mlm(folder: Path, favourites: dict[str, float]) -> Path:
     """A 1-layer BERT whose output bias makes ``favourites`` (word -> logit) the likely fills."""
-    from tokenizers import Tokenizer, models, normalizers, pre_tokenizers, processors
-    from transformers import BertConfig, BertForMaskedLM, PreTrainedTokenizerFast
-
-    vocab = {tok: i for i, tok in enumerate(SPECIALS + sorted(set(WORDS) | set(POSITIVE) | set(NEGATIVE)))}
-    core = Tokenizer(models.WordLevel(vocab=vocab, unk_token="[UNK]"))
-    core.normalizer = normalizers.Lowercase()
-    core.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
-    core.post_processor = processors.TemplateProcessing(
-        single="[CLS] $A [SEP]", special_tokens=[("[CLS]", vocab["[CLS]"]), ("[SEP]", vocab["[SEP]"])])
-    tokenizer = PreTrainedTokenizerFast(tokenizer_object=core, unk_token="[UNK]", pad_token="[PAD]",
-                                        cls_token="[CLS]", sep_token="[SEP]", mask_token="[MASK]")
-    torch.manual_seed(0)
-    config = BertConfig(vocab_size=len(vocab), hidden_size=16, num_hidden_layers=1, num_attention_heads=2,
-                        intermediate_size=32, max_position_embeddings=128)
-    model = BertForMaskedLM(config)
-    with torch.no_grad():
-        bias = torch.full((len(vocab),), -20.0)
-        for word, logit in favourites.items():
-            bias[vocab[word]] = logit
-        model.cls.predictions.decoder.bias.copy_(bias)
-        model.cls.predictions.bias.copy_(bias)
-    model.save_pretrained(folder)
-    tokenizer.save_pretrained(folder)
-    return folder
+    return tiny_masked_lm(folder, set(WORDS) | set(POSITIVE) | set(NEGATIVE), favourites)
 
 
 @pytest.fixture(scope="module")

@@ -1,7 +1,18 @@
-"""Tiny random models built inside the tests (no hub access here), saved and loaded through the real paths."""
+"""The test suite's one kit of tiny random models (no hub access here): each builder makes a model with a few
+layers and a word-level tokenizer from a config, seeds torch, saves both to ``folder`` with
+``save_pretrained`` and returns ``folder``, so tests load them through polibench's real loading paths.
+
+- :func:`tiny_causal_lm`: 2-layer Llama (hf backend; optional chat template).
+- :func:`tiny_gpt2_lm`: 1-layer GPT-2 with a fixed 17-word vocabulary (lm-eval's ``hf`` model).
+- :func:`tiny_nli_model`: 2-layer BERT with an entailment/neutral/contradiction head (NLI scorer, fairness).
+- :func:`tiny_masked_lm`: 1-layer BERT masked LM whose output bias makes chosen words the likely fills (mlm).
+
+torch, tokenizers and transformers are imported inside the builders: importing this module costs nothing.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 
 CORPUS = [
@@ -11,6 +22,8 @@ CORPUS = [
     "this example is agree this example is disagree neutral unrelated",
     "taxes should be higher on the rich and lower on the poor",
 ]
+GPT2_WORDS = "<eos> <unk> please respond to the following statement : i agree disagree with this . your response".split()
+BERT_SPECIALS = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
 
 
 def word_tokenizer(special: dict[str, str], extra_words: list[str] | None = None):
@@ -43,6 +56,24 @@ def tiny_causal_lm(folder: Path, chat_template: str | None = None) -> Path:
     return folder
 
 
+def tiny_gpt2_lm(folder: Path) -> Path:
+    """A 1-layer random GPT-2 over :data:`GPT2_WORDS` (whitespace-split, no chat template), saved to ``folder``."""
+    import torch
+    from tokenizers import Tokenizer, models, pre_tokenizers
+    from transformers import GPT2Config, GPT2LMHeadModel, PreTrainedTokenizerFast
+
+    core = Tokenizer(models.WordLevel(vocab={w: i for i, w in enumerate(GPT2_WORDS)}, unk_token="<unk>"))
+    core.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
+    tokenizer = PreTrainedTokenizerFast(tokenizer_object=core, eos_token="<eos>", unk_token="<unk>",
+                                        pad_token="<eos>")
+    torch.manual_seed(0)
+    model = GPT2LMHeadModel(GPT2Config(vocab_size=len(GPT2_WORDS), n_embd=16, n_layer=1, n_head=2, n_positions=256,
+                                       bos_token_id=0, eos_token_id=0))
+    model.save_pretrained(folder)
+    tokenizer.save_pretrained(folder)
+    return folder
+
+
 def tiny_nli_model(folder: Path) -> Path:
     """A 2-layer random BERT with an NLI head (entailment/neutral/contradiction), saved to ``folder``."""
     import torch
@@ -57,5 +88,36 @@ def tiny_nli_model(folder: Path) -> Path:
                         id2label={0: "entailment", 1: "neutral", 2: "contradiction"},
                         label2id={"entailment": 0, "neutral": 1, "contradiction": 2})
     BertForSequenceClassification(config).save_pretrained(folder)
+    tokenizer.save_pretrained(folder)
+    return folder
+
+
+def tiny_masked_lm(folder: Path, words: Iterable[str], favourites: dict[str, float]) -> Path:
+    """A 1-layer BERT masked LM over :data:`BERT_SPECIALS` + sorted ``words`` (lowercased, whitespace-split,
+    ``[CLS] ... [SEP]``) whose output bias makes ``favourites`` (word -> logit) the likely fills; every other
+    word gets logit bias -20. Saved to ``folder``."""
+    import torch
+    from tokenizers import Tokenizer, models, normalizers, pre_tokenizers, processors
+    from transformers import BertConfig, BertForMaskedLM, PreTrainedTokenizerFast
+
+    vocab = {tok: i for i, tok in enumerate(BERT_SPECIALS + sorted(set(words)))}
+    core = Tokenizer(models.WordLevel(vocab=vocab, unk_token="[UNK]"))
+    core.normalizer = normalizers.Lowercase()
+    core.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
+    core.post_processor = processors.TemplateProcessing(
+        single="[CLS] $A [SEP]", special_tokens=[("[CLS]", vocab["[CLS]"]), ("[SEP]", vocab["[SEP]"])])
+    tokenizer = PreTrainedTokenizerFast(tokenizer_object=core, unk_token="[UNK]", pad_token="[PAD]",
+                                        cls_token="[CLS]", sep_token="[SEP]", mask_token="[MASK]")
+    torch.manual_seed(0)
+    config = BertConfig(vocab_size=len(vocab), hidden_size=16, num_hidden_layers=1, num_attention_heads=2,
+                        intermediate_size=32, max_position_embeddings=128)
+    model = BertForMaskedLM(config)
+    with torch.no_grad():
+        bias = torch.full((len(vocab),), -20.0)
+        for word, logit in favourites.items():
+            bias[vocab[word]] = logit
+        model.cls.predictions.decoder.bias.copy_(bias)
+        model.cls.predictions.bias.copy_(bias)
+    model.save_pretrained(folder)
     tokenizer.save_pretrained(folder)
     return folder

@@ -50,7 +50,13 @@ def _errors(value: float, ci: Optional[list]) -> Optional[list[list[float]]]:
 
 
 def compass_plot(pct: dict, stem: Path, title: str) -> list[str]:
-    """The political compass: quadrants, one faint point per prompt variant, the pooled point with CI bars."""
+    """The political compass of :func:`compass_figure`, saved as PNG and SVG."""
+    return _save(compass_figure(pct, title), stem)
+
+
+def compass_figure(pct: dict, title: str):
+    """The political compass: quadrants, one faint point per prompt variant, the pooled point with CI bars
+    (x = economic, y = social; returns the matplotlib Figure)."""
     figure = _figure(5.6, 6.0, left=0.75, bottom=1.0)
     ax = figure.add_subplot()
     for x0, y0, colour, label in QUADRANTS:
@@ -76,7 +82,7 @@ def compass_plot(pct: dict, stem: Path, title: str) -> list[str]:
     ax.set_ylabel("social: libertarian  ←  →  authoritarian")
     ax.set_title(title, fontsize=10)
     figure.legend(loc="lower center", ncol=2, fontsize=8, frameon=False)
-    return _save(figure, stem)
+    return figure
 
 
 def _rectangle(corner: tuple[float, float], colour: str):
