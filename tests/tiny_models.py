@@ -22,7 +22,8 @@ CORPUS = [
     "this example is agree this example is disagree neutral unrelated",
     "taxes should be higher on the rich and lower on the poor",
 ]
-GPT2_WORDS = "<eos> <unk> please respond to the following statement : i agree disagree with this . your response".split()
+GPT2_WORDS = ("<eos> <unk> please respond to the following statement : i agree disagree with this . your "
+              "response").split()
 BERT_SPECIALS = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
 
 
