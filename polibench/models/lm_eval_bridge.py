@@ -168,3 +168,4 @@ class LMEvalBackend(StreamingBackend):
 
     def close(self) -> None:
         self._lm = None
+        super().close()

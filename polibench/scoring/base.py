@@ -2,8 +2,9 @@
 
 Scorers see text, through :meth:`StanceScorer.score`; a scorer that reads something else a backend
 recorded (the ``mask_lexicon`` scorer reads a masked LM's ``mask_fills``) overrides
-:meth:`StanceScorer.score_samples`, which the scoring stage calls. The scoring stage (:mod:`polibench.scoring.stage`) decides which samples go to
-the Likert parser and which to the stance scorer, and applies the confidence filter.
+:meth:`StanceScorer.score_samples`, which the scoring stage calls. The scoring stage
+(:mod:`polibench.scoring.stage`) decides which samples go to the Likert parser and which to the stance
+scorer, and applies the confidence filter.
 """
 
 from __future__ import annotations
