@@ -2,6 +2,8 @@
 
 Each stage is a function over ``Sample`` records (see :mod:`polibench.records`); this module only wires
 them together and writes ``samples.jsonl``, ``results.json`` and ``report.md`` into the output folder.
+The responses of every task are generated first and the model backend is closed before any scorer is
+created, so a GPU engine never shares memory with a stance classifier or judge.
 """
 
 from __future__ import annotations
@@ -35,7 +37,6 @@ class RunOptions:
     threshold: Optional[float] = None
     show_progress: bool = True
     command: list[str] = field(default_factory=list)
-    cache: Optional[object] = None  # a polibench.cache.ResponseCache: reuse and persist responses (resume)
 
 
 def scoring_setup(task: TaskConfig, options: RunOptions) -> tuple[str, dict, float]:
@@ -72,28 +73,36 @@ def results_document(tasks: list[TaskConfig], registry: TaskRegistry, samples: d
 
 def evaluate(task_names: list[str], registry: TaskRegistry, backend: ModelBackend, output_dir: Path,
              options: RunOptions) -> dict:
-    """Run every task on ``backend`` and write the run folder; return the results document."""
+    """Run every task on ``backend`` and write the run folder; return the results document.
+
+    ``backend`` (wrap it in :class:`polibench.cache.CachingBackend` to reuse and persist responses) is
+    closed once all responses exist, also when generation fails."""
     tasks = [registry.task(name) for name in task_names]
+    generated: dict[str, list[Sample]] = {}
+    with backend:
+        for task in tasks:
+            samples = build_samples(task, registry, seed=options.seed, samples_per_prompt=options.samples_per_prompt,
+                                    limit=options.limit, model_name=backend.display_name)
+            settings = task.generation if options.seed is None else task.generation.model_copy(
+                update={"seed": options.seed})
+            generated[task.task] = generate_samples(samples, backend, settings, show_progress=options.show_progress,
+                                                    desc=f"{task.task}: generating")
+        model = backend.describe()
     scorer_cache: dict[tuple, StanceScorer] = {}
     sink = SampleSink(output_dir)
     all_samples: dict[str, list[Sample]] = {}
     scorers: dict[str, dict] = {}
     for task in tasks:
-        samples = build_samples(task, registry, seed=options.seed, samples_per_prompt=options.samples_per_prompt,
-                                limit=options.limit, model_name=backend.display_name)
-        settings = task.generation if options.seed is None else task.generation.model_copy(
-            update={"seed": options.seed})
-        samples = generate_samples(samples, backend, settings, show_progress=options.show_progress,
-                                   desc=f"{task.task}: generating", cache=options.cache)
         name, args, threshold = scoring_setup(task, options)
         key = (name, tuple(task.scoring.labels), repr(sorted(args.items())))
         if key not in scorer_cache:
             scorer_cache[key] = create_scorer(name, task.scoring.labels, **args)
-        samples = score_samples(samples, scorer_cache[key], threshold, show_progress=options.show_progress)
+        samples = score_samples(generated[task.task], scorer_cache[key], threshold,
+                                show_progress=options.show_progress)
         sink.write(samples)
         all_samples[task.task] = samples
         scorers[task.task] = {**scorer_cache[key].describe(), "threshold": threshold}
-    document = results_document(tasks, registry, all_samples, backend.describe(), scorers, options)
+    document = results_document(tasks, registry, all_samples, model, scorers, options)
     sink.finish()
     write_results(output_dir, document)
     write_report(output_dir, document)

@@ -8,9 +8,10 @@ these records, one JSON object per line, so every number in ``results.json`` can
 
 from __future__ import annotations
 
+import json
 from typing import Literal, Optional
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_serializer, model_validator
 
 StanceLabel = Literal["agree", "disagree", "neutral", "unrelated"]
 Side = Literal["left", "right"]
@@ -46,6 +47,65 @@ class Usage(BaseModel):
     completion_tokens: Optional[int] = None
 
 
+class TokenProb(BaseModel):
+    """One candidate token and its probability (a masked LM's fill of the mask slot)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    token: str
+    prob: float
+
+
+def legacy_mask_fills(text: Optional[str]) -> Optional[list[TokenProb]]:
+    """The fills of an old ``mlm`` response, which carried them as JSON text
+    (``{"mask_fills": [["agree", 0.41], ...]}``); None for any other text."""
+    if not text or not text.startswith('{"mask_fills"'):
+        return None
+    try:
+        return [TokenProb(token=str(token), prob=float(prob)) for token, prob in json.loads(text)["mask_fills"]]
+    except (ValueError, TypeError, KeyError):
+        return None
+
+
+def _migrate_fills(data, text_field: str):
+    """Before validation: move fills hidden in an old response's text into the typed ``mask_fills`` field."""
+    if isinstance(data, dict) and data.get("mask_fills") is None:
+        fills = legacy_mask_fills(data.get(text_field))
+        if fills is not None:
+            data = {**data, "mask_fills": fills}
+    return data
+
+
+class Prompt(BaseModel):
+    """What a backend is sent: the plain text, the chat messages when the variant uses chat framing, a seed."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    text: str
+    seed: int
+    messages: Optional[tuple[ChatMessage, ...]] = None
+
+    def plain_text(self) -> str:
+        """The prompt for a model without a chat template (a system message, if any, goes first)."""
+        if self.messages and self.messages[0].role == "system":
+            return self.messages[0].content + "\n\n" + self.text
+        return self.text
+
+
+class Completion(BaseModel):
+    """What a backend returns for one prompt. ``mask_fills``: the top fills of a masked LM (``mlm``)."""
+
+    text: str
+    finish_reason: Optional[str] = None
+    usage: Usage = Field(default_factory=Usage)
+    mask_fills: Optional[list[TokenProb]] = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _read_legacy_fills(cls, data):
+        return _migrate_fills(data, "text")
+
+
 class Stance(BaseModel):
     """What the scoring stage decided about one response."""
 
@@ -78,7 +138,21 @@ class Sample(BaseModel):
     response: Optional[str] = None
     finish_reason: Optional[str] = None
     usage: Usage = Field(default_factory=Usage)
+    mask_fills: Optional[list[TokenProb]] = Field(None, description="top mask fills (mlm backend only)")
     stance: Optional[Stance] = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _read_legacy_fills(cls, data):
+        return _migrate_fills(data, "response")
+
+    @model_serializer(mode="wrap")
+    def _omit_absent_fills(self, handler):
+        """Samples without mask fills serialise exactly as before the field existed."""
+        data = handler(self)
+        if isinstance(data, dict) and data.get("mask_fills") is None:
+            data.pop("mask_fills", None)
+        return data
 
     @property
     def key(self) -> tuple:

@@ -76,3 +76,50 @@ def test_embedded_gguf_loads_and_generates(embedded_gguf):
                            GenerationSettings(max_new_tokens=8, temperature=0))
     assert out[0].text.strip() and out[0].usage.completion_tokens <= 8
     assert backend.describe()["gguf_sha256"] and len(backend.describe()["gguf_sha256"]) == 64
+
+
+def manual_logprob(backend, context: str, option: str) -> float:
+    """The option's log-probability from one plain forward pass over context + option, in float64."""
+    import torch
+
+    context_ids = backend.tokenizer(context, add_special_tokens=False)["input_ids"]
+    ids = backend.tokenizer(context + option, add_special_tokens=False)["input_ids"]
+    assert ids[:len(context_ids)] == context_ids and len(ids) > len(context_ids)
+    with torch.no_grad():
+        logits = backend.lm(torch.tensor([ids])).logits[0].double()
+    logprobs = torch.log_softmax(logits, dim=-1)
+    return sum(float(logprobs[i - 1, ids[i]]) for i in range(len(context_ids), len(ids)))
+
+
+def test_score_choices_matches_a_manual_forward_pass(plain_dir, chat_dir):
+    plain = HFBackend(str(plain_dir), device="cpu", dtype="float32")
+    assert plain.supports("score_choices")
+    prompt = Prompt(text="the freer the market the", seed=0)
+    options = [" freer", " people", " freer the people", " table"]  # " table" is not in the vocabulary: <unk>
+    (scores,) = plain.score_choices([prompt], [options])
+    for option, ours in zip(options, scores):
+        assert ours == pytest.approx(manual_logprob(plain, prompt.text, option), abs=1e-4)
+    # a longer option is the sum of its tokens' log-probabilities, each one a proper probability
+    assert scores[2] < scores[0] < 0
+    # one token options over the whole vocabulary form a distribution
+    vocab = [w for w in plain.tokenizer.get_vocab() if not w.startswith("<")]
+    (all_words,) = plain.score_choices([prompt], [[" " + w for w in vocab]])
+    unk = manual_logprob(plain, prompt.text, " <unk>")
+    import math
+
+    assert sum(math.exp(x) for x in all_words) + math.exp(unk) == pytest.approx(
+        1.0 - sum(math.exp(manual_logprob(plain, prompt.text, t)) for t in (" <s>", " </s>", " <pad>")), abs=1e-4)
+
+    chat = HFBackend(str(chat_dir), device="cpu", dtype="float32")
+    message = Prompt(text="i agree", seed=0, messages=(ChatMessage(role="user", content="i agree"),))
+    (chat_scores,) = chat.score_choices([message], [["agree", "disagree"]])
+    header = "<s> i agree </s><s>"  # the template with its assistant header: options continue after it
+    assert chat_scores == pytest.approx([manual_logprob(chat, header, o) for o in ("agree", "disagree")], abs=1e-4)
+
+
+def test_close_drops_the_model_but_keeps_the_description(plain_dir):
+    with HFBackend(str(plain_dir), device="cpu") as backend:
+        described = backend.describe()
+    assert backend.closed and backend.lm is None
+    assert backend.describe() == described
+    backend.close()  # twice is fine

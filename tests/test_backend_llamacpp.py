@@ -4,10 +4,16 @@ import pytest
 
 pytest.importorskip("llama_cpp")
 
+import math  # noqa: E402
+
+import numpy as np  # noqa: E402
+
+from polibench.cache import CachingBackend, ResponseCache  # noqa: E402
 from polibench.errors import BackendError  # noqa: E402
-from polibench.models.base import Prompt  # noqa: E402
+from polibench.models.identity import model_identity  # noqa: E402
 from polibench.models.llamacpp import LlamaCppBackend  # noqa: E402
-from polibench.records import ChatMessage, GenerationSettings  # noqa: E402
+from polibench.models.stage import generate_samples  # noqa: E402
+from polibench.records import ChatMessage, GenerationSettings, Prompt, Sample  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -41,8 +47,6 @@ def test_missing_file_is_a_clear_error(tmp_path):
 
 
 def test_chat_format_is_part_of_the_cache_identity_and_the_name_drops_the_file_suffix(backend, embedded_gguf):
-    from polibench.cache.identity import model_identity
-
     other = LlamaCppBackend(str(embedded_gguf), n_ctx=512, chat_format="chatml")
     assert model_identity(other) != model_identity(backend)  # different prompts: never share cached answers
     assert "chat_format" not in model_identity(backend)["model_args"]
@@ -51,10 +55,6 @@ def test_chat_format_is_part_of_the_cache_identity_and_the_name_drops_the_file_s
 
 def test_each_response_is_cached_as_soon_as_it_exists(backend, tmp_path, monkeypatch):
     """A run that dies after two llama.cpp calls keeps those two responses; the re-run only makes the rest."""
-    from polibench.cache.store import ResponseCache
-    from polibench.models.stage import generate_samples
-    from polibench.records import Sample
-
     samples = [Sample(task="t", item_id=f"i{n}", instrument="x", statement="s", variant="v", form="original",
                       prompt=f"Say a colour, number {n}.", seed=n, sample_index=0) for n in range(5)]
     settings = GenerationSettings(max_new_tokens=4, temperature=0.0)
@@ -70,8 +70,52 @@ def test_each_response_is_cached_as_soon_as_it_exists(backend, tmp_path, monkeyp
     with ResponseCache(tmp_path / "c.sqlite") as cache:
         monkeypatch.setattr(backend.llm, "create_completion", dies_on_the_third_call)
         with pytest.raises(KeyboardInterrupt):
-            generate_samples(samples, backend, settings, cache=cache, show_progress=False)
+            generate_samples(samples, CachingBackend(backend, cache), settings, show_progress=False)
         monkeypatch.setattr(backend.llm, "create_completion", real)
-        done = generate_samples(samples, backend, settings, cache=cache, show_progress=False)
+        done = generate_samples(samples, CachingBackend(backend, cache), settings, show_progress=False)
         assert cache.hits == 2 and cache.writes == 5
     assert all(s.response is not None for s in done)
+
+
+def full_logits_logprob(model_path, text_tokens, n_context):
+    """Reference: a separate Llama that keeps the logits of every position of one evaluation of the whole
+    token sequence; the option's log-probability summed from them."""
+    from llama_cpp import Llama
+
+    llm = Llama(model_path=model_path, n_ctx=512, n_threads=1, logits_all=True, verbose=False)
+    llm.eval(text_tokens)
+    scores = np.asarray(llm.scores[:len(text_tokens)], dtype=np.float64)
+    top = scores.max(1, keepdims=True)
+    logprobs = scores - top - np.log(np.exp(scores - top).sum(1, keepdims=True))
+    llm.close()
+    return sum(logprobs[i - 1, text_tokens[i]] for i in range(n_context, len(text_tokens)))
+
+
+def test_score_choices_matches_a_full_logits_computation_and_ranks_sensibly(backend, embedded_gguf):
+    assert backend.supports("score_choices")
+    plain = Prompt(text="The capital of France is", seed=0)
+    question = chat("What is the capital of France? Answer with one word.", 0)
+    options = [" Paris", " banana", " the"]
+    plain_scores, chat_scores = backend.score_choices([plain, question], [options, ["Paris", "Banana"]])
+    # the plain prompt: BOS + prompt, then the option's tokens
+    context = backend.llm.tokenize(plain.text.encode(), add_bos=True, special=True)
+    for option, ours in zip(options, plain_scores):
+        whole = backend.llm.tokenize((plain.text + option).encode(), add_bos=True, special=True)
+        assert whole[:len(context)] == context
+        assert ours == pytest.approx(full_logits_logprob(str(embedded_gguf), whole, len(context)), abs=1e-3)
+    assert all(x < 0 for x in plain_scores)
+    assert plain_scores[0] > plain_scores[1]  # Paris is a far likelier continuation than banana
+    # the chat prompt continues after the template's assistant header
+    text, templated = backend.render(question)
+    assert templated and text.endswith("<|im_start|>assistant\n")
+    assert chat_scores[0] > chat_scores[1] and math.exp(chat_scores[0]) > 0.05
+    # scoring leaves generation untouched
+    settings = GenerationSettings(max_new_tokens=6, temperature=0)
+    assert backend.generate([plain], settings)[0].text == backend.generate([plain], settings)[0].text
+
+
+def test_close_frees_the_model_and_is_idempotent(embedded_gguf):
+    with LlamaCppBackend(str(embedded_gguf), n_ctx=256) as backend:
+        assert backend.llm is not None
+    assert backend.closed and backend.llm is None
+    backend.close()

@@ -11,11 +11,11 @@ from tiny_models import tiny_masked_lm
 torch = pytest.importorskip("torch")
 
 from polibench.cli.main import main  # noqa: E402
-from polibench.models.base import Prompt  # noqa: E402
-from polibench.models.mlm import MaskedLMBackend, fills_response, parse_fills  # noqa: E402
-from polibench.records import GenerationSettings  # noqa: E402
+from polibench.models.mlm import MaskedLMBackend  # noqa: E402
+from polibench.records import GenerationSettings, Prompt, Sample, TokenProb  # noqa: E402
 from polibench.results.files import read_samples  # noqa: E402
 from polibench.scoring.mask_lexicon import NEGATIVE, POSITIVE, MaskLexiconScorer  # noqa: E402
+from polibench.scoring.stage import score_samples  # noqa: E402
 
 WORDS = ("please respond to the following statement : i with this . table chair think government should "
          "be").split()
@@ -43,24 +43,49 @@ def test_fills_use_the_models_own_mask_token_and_top_k(agreeing_model):
                          "I <mask> with this statement.", seed=1)
     assert backend.masked_text(prompt, "[MASK]").endswith("I [MASK] with this statement.")
     (completion,) = backend.generate([prompt], GenerationSettings(top_k=10, samples=1))
-    fills = parse_fills(completion.text)
+    fills = completion.mask_fills
     assert len(fills) == 10
-    assert [token for token, _ in fills[:4]] == ["agree", "support", "disagree", "table"]
-    probs = [p for _, p in fills]
+    assert [f.token for f in fills[:4]] == ["agree", "support", "disagree", "table"]
+    probs = [f.prob for f in fills]
     assert probs == sorted(probs, reverse=True) and 0.99 < sum(probs) <= 1.0 + 1e-6
+    assert completion.text.startswith("agree ")  # readable listing; nothing parses it
     with pytest.raises(Exception, match="<mask>"):
         backend.generate([Prompt(text="no slot here", seed=1)], GenerationSettings())
 
 
+def fills(*pairs) -> list[TokenProb]:
+    return [TokenProb(token=t, prob=p) for t, p in pairs]
+
+
 def test_lexicon_aggregation_and_abstention():
     scorer = MaskLexiconScorer()
-    result = scorer.score_one(fills_response([("agree", 0.5), ("Ġsupport", 0.2), ("disagree", 0.3), ("x", 0.1)]))
+    result = scorer.score_fills(fills(("agree", 0.5), ("Ġsupport", 0.2), ("disagree", 0.3), ("x", 0.1)))
     assert result.label == "agree"
     assert result.probs["agree"] == pytest.approx(0.7) and result.probs["disagree"] == pytest.approx(0.3)
-    against = scorer.score_one(fills_response([("reject", 0.4), ("▁agree", 0.1)]))
+    against = scorer.score_fills(fills(("reject", 0.4), ("▁agree", 0.1)))
     assert against.label == "disagree" and against.probs["disagree"] == pytest.approx(0.8)
-    assert scorer.score_one(fills_response([("table", 0.9)])).label is None
-    assert scorer.score_one("I agree with this statement.").label is None
+    assert scorer.score_fills(fills(("table", 0.9))).label is None
+    assert scorer.score_fills(None).label is None
+    # text alone (a generative model's answer) carries no fills: abstain, whatever it says
+    assert scorer.score(["s"], ["I agree with this statement."])[0].label is None
+
+
+def test_old_samples_with_fills_in_the_text_are_read_and_scored_the_same(tmp_path):
+    """samples.jsonl written before ``mask_fills`` existed hid the fills in ``response`` as JSON."""
+    base = dict(task="pct-mlm", instrument="pct", item_id="q1", statement="s", variant="v", sample_index=0, seed=1,
+                prompt="I <mask> with this statement.")
+    legacy_text = json.dumps({"mask_fills": [["agree", 0.5], ["support", 0.2], ["disagree", 0.3]]})
+    new = Sample(**base, response="agree 0.500, support 0.200, disagree 0.300",
+                 mask_fills=fills(("agree", 0.5), ("support", 0.2), ("disagree", 0.3)))
+    old_line = {k: v for k, v in new.model_dump(mode="json").items() if k != "mask_fills"}
+    old_line["response"] = legacy_text
+    path = tmp_path / "samples.jsonl"
+    path.write_text(json.dumps(old_line) + "\n")
+    (read,) = read_samples(path)
+    assert read.mask_fills == new.mask_fills and read.response == legacy_text  # text kept as written
+    scored_old, scored_new = (score_samples([s], MaskLexiconScorer(), 0.5, show_progress=False)[0].stance
+                              for s in (read, new))
+    assert scored_old == scored_new and scored_old.label == "agree" and scored_old.confidence == pytest.approx(0.7)
 
 
 def test_lexicons_are_feng_et_al():

@@ -1,4 +1,5 @@
-"""`judge` scorer: label log-probabilities on llamacpp (embedded SmolLM2) and hf (tiny local LM), text fallback."""
+"""`judge` scorer: label log-probabilities through ``score_choices`` on llamacpp (embedded SmolLM2) and hf
+(tiny local LM), the text fallback for generate-only backends, all through the backend contract."""
 
 import math
 
@@ -6,7 +7,7 @@ import numpy as np
 import pytest
 import torch
 
-from polibench.models.base import Completion, ModelBackend
+from polibench.models.mock import MockBackend
 from polibench.scoring.judge import JudgeScorer, choices_text, first_label, softmax
 from polibench.stance.data import load_examples
 from polibench.stance.testing import tiny_causal_lm
@@ -23,31 +24,34 @@ def test_helpers():
     assert probs == pytest.approx({"agree": 0.75, "disagree": 0.25})
 
 
-class TextOnlyBackend(ModelBackend):
-    """A backend that only returns text (no log-probabilities)."""
-
-    name = "text-only"
-
-    def __init__(self, replies):
-        super().__init__("fake")
-        self.replies, self.prompts = replies, []
-
-    def generate(self, prompts, settings, progress=None):
-        self.prompts.extend(prompts)
-        assert settings.temperature == 0.0
-        if progress:
-            progress(len(prompts))
-        return [Completion(text=r) for r in self.replies]
-
-
 def test_text_only_backend_reads_the_first_label_word():
     scorer = JudgeScorer(FOUR)
-    scorer._backend = TextOnlyBackend(["Disagree, clearly.", "I cannot tell."])
+    backend = MockBackend("judge", responses=["Disagree, clearly.", "I cannot tell."], order="script")
+    scorer.use_backend(backend)
     results = scorer.score(["Taxes should rise."] * 2, ["No way.", "Hmm."])
     assert [(r.label, r.confidence) for r in results] == [("disagree", 1.0), (None, 0.0)]
-    sent = scorer._backend.prompts[0]
+    assert scorer.describe()["confidence"].startswith("none")
+    sent = backend.calls[0][0]
     assert "Statement: Taxes should rise." in sent.text and "agree, disagree, neutral or unrelated" in sent.text
     assert sent.messages[0].role == "user"
+    scorer.close()
+    assert backend.closed
+
+
+def test_score_choices_backend_gives_softmaxed_label_probabilities():
+    scorer = JudgeScorer(FOUR)
+    backend = MockBackend("judge", score_choices=True)
+    scorer.use_backend(backend)
+    (result,) = scorer.score(["Taxes should rise."], ["Absolutely not."])
+    assert backend.calls == []  # nothing generated
+    (prompts, options), = backend.choice_calls
+    assert options == [list(FOUR)]
+    expected = softmax({label: backend.choice_logprob(prompts[0], label) for label in FOUR})
+    assert result.probs == pytest.approx(expected) and result.label == max(expected, key=expected.get)
+    assert result.confidence == pytest.approx(max(expected.values()))
+    preferring = JudgeScorer(FOUR)
+    preferring.use_backend(MockBackend("judge", score_choices=True, prefer="neutral"))
+    assert preferring.score(["s"], ["r"])[0].label == "neutral"
 
 
 @pytest.fixture(scope="module")
@@ -85,11 +89,12 @@ def test_llamacpp_judge_on_gold_examples(llamacpp_judge):
         assert r.confidence == max(r.probs.values())
     # the incremental log-probabilities match a full-logits computation ("disagree" is two tokens here)
     turn = llamacpp_judge.user_turn(examples[0].statement, examples[0].response)
-    label_scorer = llamacpp_judge._label_scorer
-    ours = label_scorer.label_logprobs(turn, FOUR)
-    prompt = label_scorer.render(turn)
-    assert prompt.endswith("<|im_start|>assistant\n")
-    llm = llamacpp_judge._backend.llm
+    backend = llamacpp_judge._backend
+    judge_prompt = llamacpp_judge.judge_prompt(turn)
+    ours = dict(zip(FOUR, backend.score_choices([judge_prompt], [list(FOUR)])[0]))
+    prompt, templated = backend.render(judge_prompt)
+    assert templated and prompt.endswith("<|im_start|>assistant\n")
+    llm = backend.llm
     assert len(llm.tokenize(b"disagree", add_bos=False)) == 2
     first, disagree = reference_logprobs(llamacpp_judge._backend.model, prompt, "disagree")
     assert ours["disagree"] == pytest.approx(disagree, abs=1e-3)

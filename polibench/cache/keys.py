@@ -10,8 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 
-from polibench.models.base import Prompt
-from polibench.records import GenerationSettings
+from polibench.records import GenerationSettings, Prompt
 
 KEY_VERSION = 1
 

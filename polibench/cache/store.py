@@ -3,11 +3,13 @@
 The database lives at ``$POLIBENCH_CACHE/responses.sqlite`` (default: the platform's user cache folder,
 see :func:`polibench.paths.cache_dir`). WAL mode with ``synchronous=FULL`` makes each committed row
 survive a crash or SIGKILL; a row is written once and never replaced (the first response for a key wins),
-so a resumed run never holds two responses for one request.
+so a resumed run never holds two responses for one request. ``mask_fills`` (the ``mlm`` backend's top fills)
+are stored as JSON; a database made before that column existed gets it added on open.
 """
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import threading
 import time
@@ -16,9 +18,8 @@ from typing import Iterable, Optional
 
 from polibench.cache.keys import canonical, identity_key
 from polibench.errors import PolibenchError
-from polibench.models.base import Completion
 from polibench.paths import cache_dir
-from polibench.records import Usage
+from polibench.records import Completion, Usage
 
 FILE_NAME = "responses.sqlite"
 
@@ -30,13 +31,20 @@ CREATE TABLE IF NOT EXISTS responses (
     finish_reason TEXT,
     prompt_tokens INTEGER,
     completion_tokens INTEGER,
-    created REAL NOT NULL
+    created REAL NOT NULL,
+    mask_fills TEXT
 );
 CREATE TABLE IF NOT EXISTS models (
     model_key TEXT PRIMARY KEY,
     identity TEXT NOT NULL
 );
 """
+
+
+def fills_json(completion: Completion) -> Optional[str]:
+    if completion.mask_fills is None:
+        return None
+    return json.dumps([f.model_dump() for f in completion.mask_fills], ensure_ascii=False)
 
 
 def default_cache_path() -> Path:
@@ -58,9 +66,20 @@ class ResponseCache:
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=FULL")
             self.db.executescript(SCHEMA)
+            self._add_fills_column()
         except (OSError, sqlite3.Error) as exc:
             raise PolibenchError(f"cannot open the response cache {self.path}: {exc} "
                                  "(set POLIBENCH_CACHE to another folder, or pass --no-cache)") from None
+
+    def _add_fills_column(self) -> None:
+        """Databases written before ``mask_fills`` existed get the column (another process may add it first)."""
+        if "mask_fills" in {row[1] for row in self.db.execute("PRAGMA table_info(responses)")}:
+            return
+        try:
+            self.db.execute("ALTER TABLE responses ADD COLUMN mask_fills TEXT")
+        except sqlite3.OperationalError:
+            if "mask_fills" not in {row[1] for row in self.db.execute("PRAGMA table_info(responses)")}:
+                raise
 
     def register_model(self, identity: dict) -> str:
         """Record a model identity (for inspection) and return its key."""
@@ -75,23 +94,25 @@ class ResponseCache:
             part = wanted[start:start + 500]
             with self.lock:
                 rows = self.db.execute(
-                    "SELECT key, text, finish_reason, prompt_tokens, completion_tokens FROM responses "
+                    "SELECT key, text, finish_reason, prompt_tokens, completion_tokens, mask_fills FROM responses "
                     f"WHERE key IN ({','.join('?' * len(part))})", part).fetchall()
-            for key, text, finish, p_tok, c_tok in rows:
+            for key, text, finish, p_tok, c_tok, fills in rows:
                 found[key] = Completion(text=text, finish_reason=finish,
-                                        usage=Usage(prompt_tokens=p_tok, completion_tokens=c_tok))
+                                        usage=Usage(prompt_tokens=p_tok, completion_tokens=c_tok),
+                                        mask_fills=json.loads(fills) if fills else None)
         self.hits += len(found)
         return found
 
     def put_many(self, model_key: str, items: Iterable[tuple[str, Completion]]) -> None:
         """Store completions in one transaction (committed, hence fsynced, before returning)."""
         rows = [(key, model_key, c.text, c.finish_reason, c.usage.prompt_tokens, c.usage.completion_tokens,
-                 time.time()) for key, c in items]
+                 time.time(), fills_json(c)) for key, c in items]
         if not rows:
             return
         with self.lock, self.db:
             self.db.execute("BEGIN")
-            self.db.executemany("INSERT OR IGNORE INTO responses VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
+            self.db.executemany("INSERT OR IGNORE INTO responses (key, model_key, text, finish_reason, prompt_tokens, "
+                                "completion_tokens, created, mask_fills) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
             self.writes += len(rows)
 
     def put(self, model_key: str, key: str, completion: Completion) -> None:

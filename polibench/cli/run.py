@@ -46,7 +46,7 @@ def default_output(model_name: str) -> Path:
 
 
 def run_command(args: argparse.Namespace) -> int:
-    from polibench.cache import ResponseCache
+    from polibench.cache import CachingBackend, ResponseCache
     from polibench.errors import PolibenchError
     from polibench.evaluator import RunOptions, evaluate
     from polibench.models.registry import create_backend
@@ -80,12 +80,15 @@ def run_command(args: argparse.Namespace) -> int:
     backend = create_backend(backend_name, model, model_args)
     out = Path(args.output_path) if args.output_path else default_output(backend.display_name)
     cache = None if args.no_cache else ResponseCache()
+    if cache is not None:
+        backend = CachingBackend(backend, cache)
     options = RunOptions(seed=args.seed, limit=args.limit, samples_per_prompt=args.samples, scorer=scorer,
                          scorer_args=scorer_args, threshold=args.threshold, show_progress=not args.no_progress,
-                         command=sys.argv[1:], cache=cache)
+                         command=sys.argv[1:])
     try:
-        document = evaluate(task_names, registry, backend, out, options)
+        document = evaluate(task_names, registry, backend, out, options)  # closes the backend after generating
     finally:
+        backend.close()
         if cache is not None:
             print(f"polibench: response cache {cache.path}: {cache.hits} reused, {cache.writes} new", file=sys.stderr)
             cache.close()

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Optional, Sequence
 
 from polibench import __version__
+from polibench.devices import pick_device
 from polibench.errors import PolibenchError
 from polibench.fairness.data import Item, PreparedData, staged_folder
 from polibench.fairness.spec import FairnessTask
@@ -154,8 +155,6 @@ def build_trainer(tokenizer, classifier, train_items: Sequence[Item], settings: 
     """transformers' Trainer with RAdam and the settings (linear decay, warm-up as a share of the steps)."""
     import torch
     from transformers import DataCollatorWithPadding, PrinterCallback, Trainer, TrainingArguments
-
-    from polibench.models.hf import pick_device
 
     args = TrainingArguments(
         output_dir=str(scratch), num_train_epochs=settings.epochs, max_steps=max_steps,

@@ -1,57 +1,72 @@
 """The one small interface every model backend implements.
 
-A backend turns :class:`Prompt` objects into :class:`Completion` objects under some
-:class:`~polibench.records.GenerationSettings`. It knows nothing about tasks, stances or metrics: the
-generation stage (:mod:`polibench.models.stage`) copies completions into the flowing ``Sample`` records.
+A backend turns :class:`~polibench.records.Prompt` objects into :class:`~polibench.records.Completion`
+objects under some :class:`~polibench.records.GenerationSettings`. It knows nothing about tasks, stances,
+metrics or the response cache: the generation stage (:mod:`polibench.models.stage`) copies completions into
+the flowing ``Sample`` records, and :class:`polibench.cache.CachingBackend` wraps any backend to reuse and
+persist its responses.
+
+What a backend can do is declared in :attr:`ModelBackend.capabilities`:
+
+- ``"generate"``: :meth:`ModelBackend.generate` (every backend);
+- ``"score_choices"``: :meth:`ModelBackend.score_choices`, the log-probability of given continuations
+  (lm-eval's ``loglikelihood`` requests). Callers check ``backend.supports("score_choices")``; calling it on
+  a backend without the capability raises :class:`UnsupportedCapability`.
+
+A backend holds memory (model weights, a GPU engine) until :meth:`ModelBackend.close`; backends are context
+managers (``with create_backend(...) as backend:``), and ``close()`` may be called more than once.
 """
 
 from __future__ import annotations
 
 import re
-
 from abc import ABC, abstractmethod
-from dataclasses import dataclass, field
 from typing import Callable, Optional
 
-from polibench.records import ChatMessage, GenerationSettings, Usage
+from polibench.errors import BackendError
+from polibench.models.identity import default_identity
+from polibench.records import Completion, GenerationSettings, Prompt
 
 ProgressFn = Callable[[int], None]
 
+GENERATE = "generate"
+SCORE_CHOICES = "score_choices"
 
-@dataclass(frozen=True)
-class Prompt:
-    """What to send: the plain text, the chat messages when the variant uses chat framing, and a seed."""
-
-    text: str
-    seed: int
-    messages: Optional[tuple[ChatMessage, ...]] = None
-
-    def plain_text(self) -> str:
-        """The prompt for a model without a chat template (a system message, if any, goes first)."""
-        if self.messages and self.messages[0].role == "system":
-            return self.messages[0].content + "\n\n" + self.text
-        return self.text
+__all__ = ["GENERATE", "SCORE_CHOICES", "Completion", "ModelBackend", "ProgressFn", "Prompt", "UnsupportedCapability",
+           "cut_at_stop"]
 
 
-@dataclass
-class Completion:
-    text: str
-    finish_reason: Optional[str] = None
-    usage: Usage = field(default_factory=Usage)
+class UnsupportedCapability(BackendError):
+    """A caller asked a backend for something it does not declare in ``capabilities``."""
+
+    def __init__(self, backend: str, capability: str, supported: frozenset[str] = frozenset()):
+        self.backend, self.capability = backend, capability
+        super().__init__(f"backend '{backend}' does not support '{capability}' "
+                         f"(it supports: {', '.join(sorted(supported)) or 'nothing'})")
 
 
 class ModelBackend(ABC):
-    """Base class of all backends. Subclasses set ``name`` and implement :meth:`generate`."""
+    """Base class of all backends. Subclasses set ``name`` and implement :meth:`generate`; those that can
+    score continuations add ``"score_choices"`` to ``capabilities`` and implement :meth:`score_choices`."""
 
     name: str = "base"
+    capabilities: frozenset[str] = frozenset({GENERATE})
+    streaming: bool = False  # True for backends that report each completion as it exists (StreamingBackend)
+    chunk_size: int = 64  # prompts the generation stage hands over at once (and the cache persists together)
 
     def __init__(self, model: Optional[str], **model_args):
         self.model = model
         self.model_args = model_args
+        self.closed = False
 
     def describe(self) -> dict:
         """Identity of the model as written to results.json (never includes secrets)."""
         return {"backend": self.name, "model": self.model, "model_args": dict(self.model_args)}
+
+    def cache_identity(self) -> dict:
+        """What decides this backend's responses (the model part of a cache key); see
+        :mod:`polibench.models.identity`. Override when ``describe()`` holds things that do not matter."""
+        return default_identity(self)
 
     @property
     def display_name(self) -> str:
@@ -62,13 +77,36 @@ class ModelBackend(ABC):
             name = re.sub(r"[.-](?:I?Q\d\w*|F16|F32|BF16)$", "", name[:-5], flags=re.I) or name
         return name
 
+    def supports(self, capability: str) -> bool:
+        return capability in self.capabilities
+
+    def unsupported(self, capability: str) -> UnsupportedCapability:
+        return UnsupportedCapability(self.name, capability, self.capabilities)
+
     @abstractmethod
     def generate(self, prompts: list[Prompt], settings: GenerationSettings,
                  progress: Optional[ProgressFn] = None) -> list[Completion]:
         """One completion per prompt, in order. Call ``progress(k)`` as k more are done."""
 
+    def score_choices(self, prompts: list[Prompt], options: list[list[str]],
+                      progress: Optional[ProgressFn] = None) -> list[list[float]]:
+        """Per prompt, the log-probability of each of its option strings as the continuation of the prompt.
+
+        The log-probability is summed over the option's tokens. A chat prompt (one with ``messages``) is
+        framed by the model's chat template with the assistant header, and the option continues after that
+        header; a plain prompt is continued directly (so an option usually starts with a space there). Only
+        backends with ``"score_choices"`` in :attr:`capabilities` implement this."""
+        raise self.unsupported(SCORE_CHOICES)
+
     def close(self) -> None:
-        """Free memory held by the backend."""
+        """Free what the backend holds (weights, engines, connections). Safe to call more than once."""
+        self.closed = True
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
 
 
 def cut_at_stop(text: str, stops: list[str]) -> tuple[str, bool]:

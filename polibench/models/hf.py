@@ -7,36 +7,31 @@ Loads a hub id, a local folder, or a GGUF file (``--model path/to/file.gguf`` or
 Reproducibility: transformers draws one random stream per ``generate`` call, so each batch is seeded with
 a value derived from the seeds of its prompts. The same command with the same ``--batch-size`` gives the
 same responses; a different batch size gives different (equally valid) samples.
+
+Capabilities: ``generate`` and ``score_choices`` (one forward pass per option). ``close()`` drops the model
+and empties the CUDA cache when it ran on a GPU.
 """
 
 from __future__ import annotations
 
+import gc
 import hashlib
 from pathlib import Path
 from typing import Optional
 
+from polibench.devices import pick_device
 from polibench.errors import BackendError
 from polibench.hashing import file_sha256
-from polibench.models.base import Completion, ModelBackend, Prompt, ProgressFn, cut_at_stop
-from polibench.records import GenerationSettings, Usage
+from polibench.models.base import GENERATE, SCORE_CHOICES, ModelBackend, ProgressFn, cut_at_stop
+from polibench.models.choices import check_options, split_continuation
+from polibench.records import Completion, GenerationSettings, Prompt, Usage
 
 DTYPES = {"float32", "float16", "bfloat16", "auto"}
 
 
-def pick_device(device: str) -> str:
-    import torch
-
-    if device != "auto":
-        return device
-    if torch.cuda.is_available():
-        return "cuda"
-    if getattr(torch.backends, "mps", None) and torch.backends.mps.is_available():
-        return "mps"
-    return "cpu"
-
-
 class HFBackend(ModelBackend):
     name = "hf"
+    capabilities = frozenset({GENERATE, SCORE_CHOICES})
 
     def __init__(self, model: Optional[str], *, device: str = "auto", dtype: str = "auto",
                  gguf_file: Optional[str] = None, revision: Optional[str] = None,
@@ -54,6 +49,7 @@ class HFBackend(ModelBackend):
         if gguf_file:
             self.gguf_sha256 = file_sha256(Path(source) / gguf_file)
         self.tokenizer, self.lm = self._load(source, gguf_file, dtype, revision, trust_remote_code)
+        self.loaded_dtype = str(self.lm.dtype)
 
     @staticmethod
     def _resolve_source(model: str, gguf_file: Optional[str]) -> tuple[str, Optional[str]]:
@@ -87,7 +83,7 @@ class HFBackend(ModelBackend):
 
     def describe(self) -> dict:
         info = super().describe()
-        info.update(device=self.device, batch_size=self.batch_size, dtype=str(self.lm.dtype))
+        info.update(device=self.device, batch_size=self.batch_size, dtype=self.loaded_dtype)
         if self.gguf_sha256:
             info["gguf_sha256"] = self.gguf_sha256
         return info
@@ -144,6 +140,42 @@ class HFBackend(ModelBackend):
                 usage=Usage(prompt_tokens=int(n_prompt), completion_tokens=len(tokens))))
         return completions
 
+    def score_choices(self, prompts: list[Prompt], options: list[list[str]],
+                      progress: Optional[ProgressFn] = None) -> list[list[float]]:
+        """Log-probability of each option after the rendered prompt (see :meth:`render`), summed over its tokens."""
+        import torch
+
+        check_options(prompts, options, self.name)
+
+        def encode(text: str) -> list[int]:
+            return self.tokenizer(text, add_special_tokens=False)["input_ids"]
+
+        scores = []
+        for prompt, choices in zip(prompts, options):
+            context = self.render(prompt)
+            row = []
+            for option in choices:
+                context_ids, option_ids = split_continuation(encode, encode, context, option)
+                if not context_ids:
+                    raise BackendError("hf: score_choices needs a non-empty prompt")
+                ids = context_ids + option_ids
+                with torch.no_grad():
+                    logits = self.lm(torch.tensor([ids], device=self.device)).logits[0].float()
+                logprobs = torch.log_softmax(logits[len(context_ids) - 1:-1], dim=-1)
+                targets = torch.tensor(option_ids, device=logprobs.device, dtype=torch.long)
+                row.append(float(logprobs.gather(1, targets[:, None]).sum()))
+            scores.append(row)
+            if progress:
+                progress(1)
+        return scores
+
     def close(self) -> None:
-        del self.lm
+        if getattr(self, "lm", None) is not None:
+            self.lm = None
+            gc.collect()
+            if str(self.device).startswith("cuda"):
+                import torch
+
+                torch.cuda.empty_cache()
+        super().close()
 

@@ -24,6 +24,7 @@ from typing import Optional
 
 from polibench.errors import BackendError
 from polibench.models.base import Completion, Prompt
+from polibench.models.identity import model_fingerprint
 from polibench.models.streaming import ResultFn, StreamingBackend
 from polibench.records import GenerationSettings
 
@@ -94,8 +95,6 @@ class LMEvalBackend(StreamingBackend):
         return str(source).rstrip("/").split("/")[-1]
 
     def cache_identity(self) -> dict:
-        from polibench.cache.identity import model_fingerprint
-
         identity = {"backend": self.name, "lm_eval_model": self.lm_name,
                     "args": {k: str(v) for k, v in sorted(self.lm_args.items())},
                     "batched": self.batched, "apply_chat_template": self.use_chat_template}
@@ -169,3 +168,4 @@ class LMEvalBackend(StreamingBackend):
 
     def close(self) -> None:
         self._lm = None
+        super().close()

@@ -1,41 +1,35 @@
 """``mlm`` backend: Feng et al.'s probe for encoder (masked) language models such as BERT and RoBERTa.
 
 The prompt (task ``pct-mlm``) ends in "I <mask> with this statement."; the ``<mask>`` placeholder is
-replaced by the model's own mask token (``[MASK]`` for BERT, ``<mask>`` for RoBERTa), the model fills it,
-and the response is the top-k fills with their probabilities as JSON::
-
-    {"mask_fills": [["agree", 0.41], ["support", 0.12], ...]}
-
-The ``mask_lexicon`` scorer turns that into agree/disagree with Feng et al.'s lexicons. k is the task's
+replaced by the model's own mask token (``[MASK]`` for BERT, ``<mask>`` for RoBERTa), and the model fills
+it. The completion's ``mask_fills`` holds the top-k fills with their probabilities
+(:class:`~polibench.records.TokenProb`); its text lists them for people reading ``samples.jsonl``
+(``agree 0.410, support 0.120, ...``; no program reads it). The ``mask_lexicon`` scorer turns the fills
+into agree/disagree with Feng et al.'s lexicons. Runs made before ``mask_fills`` existed carried the fills
+as JSON in the response text; reading such a ``samples.jsonl`` fills the field from it (see
+:func:`polibench.records.legacy_mask_fills`). k is the task's
 ``generation.top_k`` (10 in ``pct-mlm``, as the paper), else ``top_k_tokens``. Filling a mask is
 deterministic: seeds and temperature do not apply. The model loads on the first request.
 """
 
 from __future__ import annotations
 
-import json
+import gc
 from typing import Optional
 
+from polibench.devices import pick_device
 from polibench.errors import BackendError
-from polibench.models.base import Completion, ModelBackend, Prompt, ProgressFn
-from polibench.records import GenerationSettings, Usage
+from polibench.models.base import ModelBackend, ProgressFn
+from polibench.models.identity import model_fingerprint
+from polibench.records import Completion, GenerationSettings, Prompt, TokenProb, Usage
 
 PLACEHOLDER = "<mask>"
 DTYPES = {"float32", "float16", "bfloat16", "auto"}
 
 
-def fills_response(fills: list[tuple[str, float]]) -> str:
-    """The response text the backend returns: top fills and their probabilities, as JSON."""
-    return json.dumps({"mask_fills": [[token, round(prob, 6)] for token, prob in fills]}, ensure_ascii=False)
-
-
-def parse_fills(text: str) -> Optional[list[tuple[str, float]]]:
-    """The fills of a :func:`fills_response` text, or None if the text is not one."""
-    try:
-        data = json.loads(text)
-        return [(str(token), float(prob)) for token, prob in data["mask_fills"]]
-    except (ValueError, TypeError, KeyError):
-        return None
+def fills_text(fills: list[TokenProb]) -> str:
+    """The human-readable response of a masked LM: its top fills and their probabilities."""
+    return ", ".join(f"{f.token or repr(f.token)} {f.prob:.3f}" for f in fills)
 
 
 class MaskedLMBackend(ModelBackend):
@@ -58,8 +52,6 @@ class MaskedLMBackend(ModelBackend):
         self._loaded = None
 
     def cache_identity(self) -> dict:
-        from polibench.cache.identity import model_fingerprint
-
         args = self.model_args
         identity = {"backend": self.name, "model": self.model, "revision": args["revision"] or "main",
                     "dtype": args["dtype"], "device": args["device"]}
@@ -72,8 +64,6 @@ class MaskedLMBackend(ModelBackend):
         if self._loaded is None:
             import torch
             from transformers import AutoModelForMaskedLM, AutoTokenizer
-
-            from polibench.models.hf import pick_device
 
             args = self.model_args
             kwargs = {"revision": args["revision"], "trust_remote_code": args["trust_remote_code"]}
@@ -121,12 +111,20 @@ class MaskedLMBackend(ModelBackend):
             top = torch.topk(probs, k=min(k, probs.shape[-1]), dim=-1)
             lengths = encoded["attention_mask"].sum(dim=1).tolist()
             for values, ids, n_tokens in zip(top.values.tolist(), top.indices.tolist(), lengths):
-                fills = [(tokenizer.decode([i]).strip(), p) for i, p in zip(ids, values)]
-                out.append(Completion(text=fills_response(fills), finish_reason="mask_filled",
+                fills = [TokenProb(token=tokenizer.decode([i]).strip(), prob=round(p, 6)) for i, p in zip(ids, values)]
+                out.append(Completion(text=fills_text(fills), finish_reason="mask_filled", mask_fills=fills,
                                       usage=Usage(prompt_tokens=int(n_tokens), completion_tokens=1)))
             if progress:
                 progress(len(batch))
         return out
 
     def close(self) -> None:
-        self._loaded = None
+        if self._loaded is not None:
+            device = self._loaded[2]
+            self._loaded = None
+            gc.collect()
+            if str(device).startswith("cuda"):
+                import torch
+
+                torch.cuda.empty_cache()
+        super().close()

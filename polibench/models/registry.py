@@ -15,6 +15,7 @@ BACKENDS: dict[str, str] = {
     "openai": "polibench.models.openai_api:OpenAIBackend",
     "mlm": "polibench.models.mlm:MaskedLMBackend",
     "lm-eval": "polibench.models.lm_eval_bridge:LMEvalBackend",
+    "mock": "polibench.models.mock:MockBackend",
 }
 
 

@@ -9,14 +9,16 @@ from __future__ import annotations
 from abc import abstractmethod
 from typing import Callable, Optional
 
-from polibench.models.base import Completion, ModelBackend, Prompt, ProgressFn
-from polibench.records import GenerationSettings
+from polibench.models.base import ModelBackend, ProgressFn
+from polibench.records import Completion, GenerationSettings, Prompt
 
 ResultFn = Callable[[int, Completion], None]
 
 
 class StreamingBackend(ModelBackend):
     """A backend that reports completions one by one, in any order."""
+
+    streaming = True
 
     @abstractmethod
     def generate_each(self, prompts: list[Prompt], settings: GenerationSettings, on_result: ResultFn) -> None:

@@ -12,15 +12,23 @@ uninterrupted run.
 ``dtype``, ``max_model_len``, ``quantization``, ``revision``, ``tokenizer``, ``trust_remote_code``,
 ``enforce_eager``, ``enable_prefix_caching``, ``max_num_seqs``, ``kv_cache_dtype``, ``download_dir``,
 ``seed``. The engine starts on the first request, so a fully cached re-run never loads the model.
+
+Capabilities: ``generate`` and ``score_choices`` (through ``prompt_logprobs``, like lm-eval's vLLM model).
+``close()`` shuts the engine down and frees its GPU memory. Neither ``score_choices`` nor ``close`` has
+been run in polibench's test suite (no GPU there): see their docstrings.
 """
 
 from __future__ import annotations
 
+import contextlib
+import gc
 from typing import Optional
 
 from polibench.errors import BackendError
-from polibench.models.base import Completion, ModelBackend, Prompt, ProgressFn
-from polibench.records import GenerationSettings, Usage
+from polibench.models.base import GENERATE, SCORE_CHOICES, ModelBackend, ProgressFn
+from polibench.models.choices import check_options, split_continuation
+from polibench.models.identity import model_fingerprint
+from polibench.records import Completion, GenerationSettings, Prompt, Usage
 
 # Arguments that change what the model computes, hence part of the cache identity.
 IDENTITY_ARGS = ("dtype", "quantization", "revision", "tokenizer", "max_model_len", "kv_cache_dtype",
@@ -30,6 +38,7 @@ EXECUTORS = (None, "ray", "mp", "uni", "external_launcher")
 
 class VLLMBackend(ModelBackend):
     name = "vllm"
+    capabilities = frozenset({GENERATE, SCORE_CHOICES})
     chunk_size = 2048  # vLLM schedules continuously: give it a lot of work at once
 
     def __init__(self, model: Optional[str], *, tensor_parallel_size: int = 1, pipeline_parallel_size: int = 1,
@@ -71,8 +80,6 @@ class VLLMBackend(ModelBackend):
         self._llm = None
 
     def cache_identity(self) -> dict:
-        from polibench.cache.identity import model_fingerprint
-
         identity = {"backend": self.name, "model": self.model, "revision": self.engine_args.get("revision", "main"),
                     "args": {k: self.engine_args[k] for k in IDENTITY_ARGS if k in self.engine_args},
                     "use_llm_chat": self.use_llm_chat, "group_samples": self.group_samples}
@@ -163,5 +170,87 @@ class VLLMBackend(ModelBackend):
                 outputs[i] = out
         return outputs
 
+    def score_choices(self, prompts: list[Prompt], options: list[list[str]],
+                      progress: Optional[ProgressFn] = None) -> list[list[float]]:
+        """Log-probability of each option after the rendered prompt (:meth:`render`), summed over its tokens.
+
+        Every (prompt, option) pair is one request of token ids with ``max_tokens=1`` and
+        ``prompt_logprobs=1``; vLLM then returns, for each prompt position, a dict that always holds the
+        log-probability of the token actually there, and the option's positions are summed (the method of
+        lm-eval's ``VLLM.loglikelihood``). Written against vLLM's documented API but not run in polibench's
+        tests, which have no GPU: check it on one before relying on it."""
+        from vllm import SamplingParams
+
+        check_options(prompts, options, self.name)
+        tokenizer = self.llm.get_tokenizer()
+
+        def encode_option(text: str) -> list[int]:
+            return tokenizer(text, add_special_tokens=False)["input_ids"]
+
+        requests: list[dict] = []
+        starts: list[int] = []  # where each request's option tokens begin
+        for prompt, choices in zip(prompts, options):
+            context = self.render(prompt)
+            # vLLM adds the tokenizer's special tokens to a text prompt; a chat template writes its own.
+            special = not (prompt.messages and context != prompt.plain_text())
+
+            def encode(text: str, special: bool = special) -> list[int]:
+                return tokenizer(text, add_special_tokens=special)["input_ids"]
+
+            for option in choices:
+                context_ids, option_ids = split_continuation(encode, encode_option, context, option)
+                if not context_ids:
+                    raise BackendError("vllm: score_choices needs a non-empty prompt")
+                requests.append({"prompt_token_ids": context_ids + option_ids})
+                starts.append(len(context_ids))
+        params = SamplingParams(max_tokens=1, temperature=0.0, prompt_logprobs=1, detokenize=False)
+        outputs = self.llm.generate(requests, params, use_tqdm=False) if requests else []
+        flat = []
+        for request, start, output in zip(requests, starts, outputs):
+            ids = request["prompt_token_ids"]
+            positions = output.prompt_logprobs or []
+            flat.append(sum(positions[k][ids[k]].logprob for k in range(start, len(ids))))
+        scores, at = [], 0
+        for choices in options:
+            scores.append(flat[at:at + len(choices)])
+            at += len(choices)
+            if progress:
+                progress(1)
+        return scores
+
     def close(self) -> None:
-        self._llm = None
+        """Shut the engine down and give its GPU memory back, as vLLM's own tests do between models:
+        stop the engine core (vLLM V1), drop the ``LLM``, tear down the (model-parallel) distributed state,
+        collect garbage and empty the CUDA cache. Not run in polibench's tests (no GPU there)."""
+        if self._llm is not None:
+            engine = getattr(self._llm, "llm_engine", None)
+            core = getattr(engine, "engine_core", None)
+            if core is not None and hasattr(core, "shutdown"):
+                core.shutdown()
+            self._llm = None
+            free_vllm_memory()
+        super().close()
+
+
+def free_vllm_memory() -> None:
+    """vLLM's cleanup after an engine is dropped (``cleanup_dist_env_and_memory`` where it exists)."""
+    try:
+        from vllm.distributed.parallel_state import cleanup_dist_env_and_memory
+    except ImportError:
+        cleanup_dist_env_and_memory = None
+    if cleanup_dist_env_and_memory is not None:
+        cleanup_dist_env_and_memory()
+        return
+    import torch
+
+    with contextlib.suppress(ImportError, AssertionError, RuntimeError):
+        from vllm.distributed.parallel_state import destroy_distributed_environment, destroy_model_parallel
+
+        destroy_model_parallel()
+        destroy_distributed_environment()
+    with contextlib.suppress(AssertionError, RuntimeError, ValueError):
+        if torch.distributed.is_available() and torch.distributed.is_initialized():
+            torch.distributed.destroy_process_group()
+    gc.collect()
+    if torch.cuda.is_available():
+        torch.cuda.empty_cache()

@@ -1,7 +1,10 @@
 """The stance-scorer interface: (statement, response) pairs in, a label with a confidence out.
 
-Scorers see only text. The scoring stage (:mod:`polibench.scoring.stage`) decides which samples go to
-the Likert parser and which to the stance scorer, and applies the confidence filter.
+Scorers see text, through :meth:`StanceScorer.score`; a scorer that reads something else a backend
+recorded (the ``mask_lexicon`` scorer reads a masked LM's ``mask_fills``) overrides
+:meth:`StanceScorer.score_samples`, which the scoring stage calls. The scoring stage
+(:mod:`polibench.scoring.stage`) decides which samples go to the Likert parser and which to the stance
+scorer, and applies the confidence filter.
 """
 
 from __future__ import annotations
@@ -9,6 +12,8 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Optional, Sequence
+
+from polibench.records import Sample
 
 LABELS = ("agree", "disagree", "neutral", "unrelated")
 
@@ -41,3 +46,7 @@ class StanceScorer(ABC):
     def score(self, statements: Sequence[str], responses: Sequence[str],
               progress=None) -> list[StanceResult]:
         """One result per (statement, response) pair, in order."""
+
+    def score_samples(self, samples: Sequence[Sample], progress=None) -> list[StanceResult]:
+        """One result per sample: by default :meth:`score` over their statements and responses."""
+        return self.score([s.statement for s in samples], [s.response or "" for s in samples], progress=progress)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 from typing import Optional, Sequence
 
+from polibench.devices import pick_device
 from polibench.errors import PolibenchError
 from polibench.scoring.base import LABELS, StanceResult, StanceScorer
 
@@ -76,8 +77,6 @@ class ClassifierScorer(StanceScorer):
         """``(tokenizer, model, id2label)``, loaded once."""
         if self._loaded is None:
             from transformers import AutoModelForSequenceClassification, AutoTokenizer
-
-            from polibench.models.hf import pick_device
 
             path = self.model_path()
             try:

@@ -1,18 +1,19 @@
 """``mask_lexicon`` scorer: Feng et al.'s reading of a masked LM's top fills (the ``mlm`` backend's output).
 
-The probabilities of the fills that are agree words and of those that are disagree words are summed and
-normalised: ``agree = pos / (pos + neg)``. The label is agree when ``agree >= disagree``; the PCT answer
-is "strongly" when the normalised difference is at least 0.3 (applied by the PCT metric, as for
-generated responses). When no lexicon word is among the fills, or the response is not a list of fills,
-the scorer abstains. The lexicons are Feng et al. 2023's (Appendix A), overridable with
-``--scorer-args``-style ``positive``/``negative`` lists in a task file.
+The fills come from each sample's typed ``mask_fills`` field (:class:`~polibench.records.TokenProb`), which
+the ``mlm`` backend fills. The probabilities of the fills that are agree words and of those that are
+disagree words are summed and normalised: ``agree = pos / (pos + neg)``. The label is agree when
+``agree >= disagree``; the PCT answer is "strongly" when the normalised difference is at least 0.3 (applied
+by the PCT metric, as for generated responses). When no lexicon word is among the fills, or a sample has no
+fills (a response from any other backend), the scorer abstains. The lexicons are Feng et al. 2023's
+(Appendix A), overridable with ``--scorer-args``-style ``positive``/``negative`` lists in a task file.
 """
 
 from __future__ import annotations
 
 from typing import Optional, Sequence
 
-from polibench.models.mlm import parse_fills
+from polibench.records import Sample, TokenProb
 from polibench.scoring.base import StanceResult, StanceScorer
 
 POSITIVE = ("agree", "agrees", "agreeing", "agreed", "support", "supports", "supported", "supporting",
@@ -21,6 +22,8 @@ POSITIVE = ("agree", "agrees", "agreeing", "agreed", "support", "supports", "sup
 NEGATIVE = ("disagree", "disagrees", "disagreeing", "disagreed", "oppose", "opposes", "opposing", "opposed",
             "deny", "denies", "denying", "denied", "refuse", "refuses", "refusing", "refused", "reject",
             "rejects", "rejecting", "rejected", "disapprove", "disapproves", "disapproving", "disapproved")
+
+ABSTAIN = StanceResult(None, 0.0, {})
 
 
 def normalise_token(token: str) -> str:
@@ -39,22 +42,27 @@ class MaskLexiconScorer(StanceScorer):
         if positive or negative:
             self.options = {"positive": sorted(self.positive), "negative": sorted(self.negative)}
 
-    def score_one(self, response: str) -> StanceResult:
-        fills = parse_fills(response or "")
+    def score_fills(self, fills: Optional[Sequence[TokenProb]]) -> StanceResult:
         if not fills:
-            return StanceResult(None, 0.0, {})
-        pos = sum(p for token, p in fills if normalise_token(token) in self.positive)
-        neg = sum(p for token, p in fills if normalise_token(token) in self.negative)
+            return ABSTAIN
+        pos = sum(f.prob for f in fills if normalise_token(f.token) in self.positive)
+        neg = sum(f.prob for f in fills if normalise_token(f.token) in self.negative)
         if pos + neg <= 0:
-            return StanceResult(None, 0.0, {})
+            return ABSTAIN
         agree, disagree = pos / (pos + neg), neg / (pos + neg)
         label = "agree" if agree >= disagree else "disagree"
         return StanceResult(label, max(agree, disagree), {"agree": agree, "disagree": disagree})
 
-    def score(self, statements: Sequence[str], responses: Sequence[str], progress=None) -> list[StanceResult]:
+    def score_samples(self, samples: Sequence[Sample], progress=None) -> list[StanceResult]:
         results = []
-        for response in responses:
-            results.append(self.score_one(response))
+        for sample in samples:
+            results.append(self.score_fills(sample.mask_fills))
             if progress:
                 progress(1)
         return results
+
+    def score(self, statements: Sequence[str], responses: Sequence[str], progress=None) -> list[StanceResult]:
+        """Text alone carries no mask fills: every pair is an abstention (score samples instead)."""
+        if progress:
+            progress(len(responses))
+        return [ABSTAIN for _ in responses]

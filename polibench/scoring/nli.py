@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from typing import Optional, Sequence
 
+from polibench.devices import pick_device
 from polibench.errors import PolibenchError
 from polibench.scoring.base import StanceResult, StanceScorer
 
@@ -87,8 +88,6 @@ class NLIScorer(StanceScorer):
     def _pipeline(self):
         if self._pipe is None:
             from transformers import pipeline
-
-            from polibench.models.hf import pick_device
 
             try:
                 self._pipe = pipeline("zero-shot-classification", model=self.model_name,

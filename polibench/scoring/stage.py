@@ -34,8 +34,7 @@ def score_samples(samples: list[Sample], scorer: StanceScorer, threshold: float 
     if to_scorer:
         with tqdm(total=len(to_scorer), desc=f"scoring ({scorer.name})", unit="resp",
                   disable=not show_progress) as bar:
-            results = scorer.score([samples[i].statement for i in to_scorer],
-                                   [samples[i].response for i in to_scorer], progress=bar.update)
+            results = scorer.score_samples([samples[i] for i in to_scorer], progress=bar.update)
         for i, result in zip(to_scorer, results):
             if result.label is None:
                 stances[i] = Stance(label=None, scorer=scorer.name, kept=False, reason="abstained")

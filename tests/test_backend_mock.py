@@ -1,0 +1,107 @@
+"""The ``mock`` backend, the capability contract, and the evaluator's lifecycle: all responses are generated
+and the backend is closed before any scorer exists."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from polibench.cli.main import main
+from polibench.errors import PolibenchError
+from polibench.evaluator import RunOptions, evaluate
+from polibench.models.base import SCORE_CHOICES, UnsupportedCapability
+from polibench.models.mock import DEFAULT_RESPONSES, MockBackend
+from polibench.models.registry import create_backend
+from polibench.records import GenerationSettings, Prompt
+from polibench.scoring.lexical import LexicalScorer
+from polibench.scoring.registry import SCORERS, register_scorer
+
+GREEDY = GenerationSettings(samples=1, max_new_tokens=5, temperature=0)
+SEEN: list[dict] = []  # what each RecordingScorer saw when it was created
+
+
+class RecordingScorer(LexicalScorer):
+    """The lexical scorer, remembering whether the model backend was already closed when it was created."""
+
+    name = "recording"
+    backend: MockBackend | None = None
+
+    def __init__(self, labels=("agree", "disagree"), **kwargs):
+        super().__init__(labels, **kwargs)
+        SEEN.append({"backend_closed": RecordingScorer.backend.closed,
+                     "generate_calls": len(RecordingScorer.backend.calls)})
+
+
+@pytest.fixture(autouse=True)
+def _own_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("POLIBENCH_CACHE", str(tmp_path / "cache"))
+
+
+def test_responses_depend_only_on_the_seed_and_script_order_follows_calls():
+    backend = create_backend("mock", None, {"responses": "yes|no|maybe", "shift": "1"})
+    out = backend.generate([Prompt(text="a", seed=0), Prompt(text="b", seed=4)], GREEDY)
+    assert [c.text for c in out] == ["no", "maybe"]  # (seed + 1) % 3
+    again = backend.generate([Prompt(text="other", seed=4)], GREEDY)
+    assert again[0].text == "maybe" and len(backend.calls) == 2
+    script = MockBackend(responses=["one", "two"], order="script")
+    texts = [c.text for c in script.generate([Prompt(text="x", seed=9)] * 3, GREEDY)]
+    assert texts == ["one", "two", "one"]
+    assert MockBackend().responses == list(DEFAULT_RESPONSES)
+
+
+def test_capabilities_are_declared_and_unsupported_calls_are_one_clear_error():
+    plain = MockBackend()
+    assert not plain.supports(SCORE_CHOICES)
+    with pytest.raises(UnsupportedCapability, match="backend 'mock' does not support 'score_choices'") as info:
+        plain.score_choices([Prompt(text="p", seed=0)], [["a"]])
+    assert isinstance(info.value, PolibenchError)
+    scoring = MockBackend(score_choices="true")
+    first = scoring.score_choices([Prompt(text="p", seed=0)], [["a", "b"]])
+    assert first == scoring.score_choices([Prompt(text="p", seed=5)], [["a", "b"]])  # deterministic
+    assert all(x < 0 for x in first[0]) and first[0][0] != first[0][1]
+    with pytest.raises(PolibenchError, match="order"):
+        MockBackend(order="random")
+
+
+def test_evaluate_closes_the_backend_before_creating_any_scorer(tmp_path, monkeypatch):
+    monkeypatch.setitem(SCORERS, "recording", "x:y")  # registered below; removed again after the test
+    register_scorer("recording", f"{__name__}:RecordingScorer")
+    backend = MockBackend("org/mock-model")
+    RecordingScorer.backend = backend
+    SEEN.clear()
+    options = RunOptions(limit=3, samples_per_prompt=2, scorer="recording", threshold=0.5, show_progress=False)
+    document = evaluate(["pct", "wvs"], _registry(), backend, tmp_path / "run", options)
+    assert SEEN and all(seen["backend_closed"] for seen in SEEN)
+    assert SEEN[0]["generate_calls"] == len(backend.calls) >= 2  # both tasks were generated before scoring
+    assert document["model"]["backend"] == "mock" and document["model"]["model"] == "org/mock-model"
+    lines = (tmp_path / "run" / "samples.jsonl").read_text().splitlines()
+    assert len(lines) == document["n_samples"]["pct"] + document["n_samples"]["wvs"]
+    assert {json.loads(line)["response"] for line in lines} <= set(DEFAULT_RESPONSES)
+
+
+def test_a_failed_generation_still_closes_the_backend_and_publishes_nothing(tmp_path):
+    backend = MockBackend(fail_after_calls=0)
+    options = RunOptions(limit=2, samples_per_prompt=1, scorer="lexical", show_progress=False)
+    with pytest.raises(PolibenchError, match="simulated failure"):
+        evaluate(["pct"], _registry(), backend, tmp_path / "run", options)
+    assert backend.closed
+    assert not (tmp_path / "run" / "results.json").exists() and not (tmp_path / "run" / "samples.jsonl").exists()
+
+
+def test_cli_runs_on_the_mock_backend_and_reuses_the_cache(tmp_path, capsys):
+    args = ["run", "--backend", "mock", "--model-args", "responses=I agree.|I disagree.", "--tasks", "pct",
+            "--limit", "2", "--samples", "2", "--scorer", "lexical", "--no-progress"]
+    assert main([*args, "--output-path", str(tmp_path / "a")]) == 0
+    assert "0 reused, 4 new" in capsys.readouterr().err
+    assert main([*args, "--output-path", str(tmp_path / "b")]) == 0
+    assert "4 reused, 0 new" in capsys.readouterr().err
+    first, second = ((tmp_path / d / "samples.jsonl").read_text() for d in "ab")
+    assert first == second
+    assert {json.loads(line)["response"] for line in first.splitlines()} <= {"I agree.", "I disagree."}
+
+
+def _registry():
+    from polibench.taskspec.loader import load_registry
+
+    return load_registry()
