@@ -20,15 +20,23 @@ def parse_value(text: str):
 
 
 def parse_kv(text: str | None, flag: str) -> dict:
-    """``"a=1,b=x"`` -> ``{"a": 1, "b": "x"}`` (lm-eval's ``--model-args`` convention)."""
+    """``"a=1,b=x"`` -> ``{"a": 1, "b": "x"}`` (lm-eval's ``--model-args`` convention).
+
+    Raises :class:`PolibenchError` naming the flag and the bad pair for a pair without ``=``, an empty key,
+    a key that is not an identifier (letters, digits, ``_``) or a key given twice."""
     if not text:
         return {}
     out = {}
     for part in text.split(","):
         key, sep, value = part.partition("=")
-        if not sep or not key.strip():
-            raise PolibenchError(f"{flag}: expected comma-separated key=value pairs, got '{part}'")
-        out[key.strip()] = parse_value(value.strip())
+        key = key.strip()
+        if not sep or not key:
+            raise PolibenchError(f"{flag}: expected comma-separated key=value pairs, got {part!r} in {text!r}")
+        if not key.isidentifier():
+            raise PolibenchError(f"{flag}: expected keys made of letters, digits and '_', got {key!r} in {text!r}")
+        if key in out:
+            raise PolibenchError(f"{flag}: expected each key once, got {key!r} twice in {text!r}")
+        out[key] = parse_value(value.strip())
     return out
 
 

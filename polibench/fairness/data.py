@@ -439,13 +439,35 @@ def fetch_hint(task: FairnessTask) -> str:
     return f"polibench fairness data --task {task.name} --path YOUR_FILE"
 
 
+def _read_items(path: Path) -> list[Item]:
+    """The items of one prepared split; a line that is not an item names the file, line and what was expected."""
+    items = []
+    for number, line in enumerate(path.read_bytes().split(b"\n"), 1):
+        if not line.strip():
+            continue
+        try:
+            items.append(Item.from_json(json.loads(line)))
+        except (UnicodeDecodeError, json.JSONDecodeError, RecursionError, KeyError, TypeError, ValueError,
+                AttributeError) as exc:
+            raise PolibenchError(f"{path}: line {number}: expected an item with id, text and a 0/1 label "
+                                 f"({type(exc).__name__}: {str(exc)[:80]}); prepare the data again") from None
+    return items
+
+
 def load_prepared(task: FairnessTask, data_dir: Optional[Path] = None) -> PreparedData:
     """The prepared splits of ``task``; raises with the command to run when they are missing or stale."""
     folder = data_root(data_dir) / task.name
     manifest_path = folder / MANIFEST
     if not manifest_path.is_file():
         raise PolibenchError(f"no prepared data for '{task.name}' in {folder.parent}; run: {fetch_hint(task)}")
-    manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+    try:
+        manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+        raise PolibenchError(f"{manifest_path}: expected the JSON manifest written by `polibench fairness data` "
+                             f"({type(exc).__name__}); prepare it again: {fetch_hint(task)}") from None
+    if not isinstance(manifest, dict) or not isinstance(manifest.get("files"), dict):
+        raise PolibenchError(f"{manifest_path}: expected a JSON object with a 'files' table; prepare it again: "
+                             f"{fetch_hint(task)}")
     if manifest.get("spec_sha256") != spec_sha256(task):
         raise PolibenchError(f"the prepared data in {folder} was made from a different version of task "
                              f"'{task.name}'; run `polibench fairness data --task {task.name}` again")
@@ -454,6 +476,5 @@ def load_prepared(task: FairnessTask, data_dir: Optional[Path] = None) -> Prepar
         path = folder / f"{split}.jsonl"
         if file_sha256(path) != manifest.get("files", {}).get(path.name):
             raise PolibenchError(f"{path}: does not match its manifest (edited or truncated); prepare it again")
-        with open(path, encoding="utf-8") as handle:
-            splits[split] = [Item.from_json(json.loads(line)) for line in handle if line.strip()]
+        splits[split] = _read_items(path)
     return PreparedData(task=task.name, folder=folder, splits=splits, manifest=manifest)

@@ -12,11 +12,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Iterable, Literal, Optional, Union
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from polibench.errors import PolibenchError, SpecError
 from polibench.paths import builtin_tasks_dir
+from polibench.taskspec.yaml_file import read_yaml, validation_problems
 
 KIND = "fairness_task"
 NAME_PATTERN = r"^[a-z0-9][a-z0-9_-]*$"
@@ -188,27 +188,15 @@ class FairnessTask(Strict):
         return self.fairness_task
 
 
-def _field_path(loc: tuple) -> str:
-    return ".".join(str(p) for p in loc) or "(top level)"
-
-
 def parse_task_file(path: Path) -> FairnessTask:
     """Read and validate one fairness task file; relative data paths are resolved against its folder."""
-    try:
-        data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise PolibenchError(f"{path}: cannot read ({exc.strerror})") from None
-    except yaml.YAMLError as exc:
-        raise SpecError(str(path), "(file)", f"valid YAML ({getattr(exc, 'problem', exc)})") from None
+    data = read_yaml(Path(path))
     if not isinstance(data, dict) or next(iter(data), None) != KIND:
         raise SpecError(str(path), "(top level)", f"a mapping whose first key is '{KIND}'")
     try:
         task = FairnessTask.model_validate(data)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        message = "unknown key (not part of the schema; check the spelling)" if first["type"] == "extra_forbidden" \
-            else first["msg"].removeprefix("Value error, ")
-        raise SpecError(str(path), _field_path(first["loc"]), message) from None
+        raise SpecError.from_problems(str(path), validation_problems(exc)) from None
     if task.data.file and not Path(task.data.file).is_absolute():
         local = Path(path).resolve().parent / task.data.file
         if local.exists():
@@ -224,7 +212,7 @@ def task_files(include_paths: Iterable[Union[str, Path]] = ()) -> list[Path]:
             raise PolibenchError(f"{folder}: --include-path must be an existing folder")
         for path in sorted([*folder.rglob("*.yaml"), *folder.rglob("*.yml")]):
             try:
-                with open(path, encoding="utf-8") as handle:
+                with open(path, encoding="utf-8", errors="replace") as handle:
                     head = handle.read(4096)
             except OSError:
                 continue

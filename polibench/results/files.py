@@ -60,17 +60,20 @@ def write_samples(run_dir: Path, samples: Iterable[Sample]) -> Path:
 def read_samples(path: Path) -> list[Sample]:
     if not path.is_file():
         raise PolibenchError(f"{path}: no such file (is this a finished polibench run folder?)")
+    try:
+        lines = path.read_text(encoding="utf-8").split("\n")  # not splitlines(): U+2028 may sit inside a string
+    except UnicodeDecodeError as exc:
+        raise PolibenchError(f"{path}: expected UTF-8 JSON lines (byte {exc.start + 1} is not valid UTF-8)") from None
     out = []
-    with open(path, encoding="utf-8") as handle:
-        for number, line in enumerate(handle, 1):
-            if not line.strip():
-                continue
-            try:
-                out.append(Sample.model_validate_json(line))
-            except ValidationError as exc:
-                first = exc.errors()[0]
-                field = ".".join(str(p) for p in first["loc"]) or "(line)"
-                raise PolibenchError(f"{path}: line {number}: field '{field}': {first['msg']}") from None
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            out.append(Sample.model_validate_json(line))
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            field = ".".join(str(p) for p in first["loc"]) or "(line)"
+            raise PolibenchError(f"{path}: line {number}: field '{field}': {first['msg']}") from None
     return out
 
 
@@ -93,3 +96,5 @@ def read_results(run_dir: Path) -> dict:
         return json.loads(path.read_text(encoding="utf-8"))
     except json.JSONDecodeError as exc:
         raise PolibenchError(f"{path}: not valid JSON ({exc})") from None
+    except UnicodeDecodeError as exc:
+        raise PolibenchError(f"{path}: expected UTF-8 JSON (byte {exc.start + 1} is not valid UTF-8)") from None

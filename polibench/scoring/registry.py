@@ -32,5 +32,5 @@ def create_scorer(name: str, labels, **kwargs) -> StanceScorer:
     cls = getattr(importlib.import_module(module_name), class_name)
     try:
         return cls(labels=labels, **kwargs)
-    except TypeError as exc:
+    except (TypeError, ValueError) as exc:  # unknown keyword, or a value/label the scorer refuses
         raise PolibenchError(f"scorer '{name}': bad arguments ({exc})") from None

@@ -55,11 +55,18 @@ def resolve_data_path(name: str | Path) -> Path:
     return path
 
 
-def _parse_line(path: Path, lineno: int, line: str, labels: Sequence[str]) -> StanceExample:
+def _parse_line(path: Path, lineno: int, raw: bytes, labels: Sequence[str]) -> StanceExample:
+    try:
+        line = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise PolibenchError(f"{path}:{lineno}: expected UTF-8 text (byte 0x{raw[exc.start]:02x} at column "
+                             f"{exc.start + 1} is not valid UTF-8)") from None
     try:
         row = json.loads(line)
     except json.JSONDecodeError as exc:
-        raise PolibenchError(f"{path}:{lineno}: not valid JSON ({exc.msg})") from None
+        raise PolibenchError(f"{path}:{lineno}: not valid JSON ({exc.msg} at column {exc.colno})") from None
+    except RecursionError:
+        raise PolibenchError(f"{path}:{lineno}: expected a JSON object, got JSON nested too deeply") from None
     if not isinstance(row, dict):
         raise PolibenchError(f"{path}:{lineno}: expected a JSON object, got {type(row).__name__}")
     for name in ("statement", "response", "label"):
@@ -80,10 +87,13 @@ def load_examples(name: str | Path, labels: Sequence[str] = LABELS) -> list[Stan
     """Read a JSONL file of labelled examples (blank lines are skipped)."""
     path = resolve_data_path(name)
     examples = []
-    with open(path, encoding="utf-8") as handle:
-        for lineno, line in enumerate(handle, 1):
-            if line.strip():
-                examples.append(_parse_line(path, lineno, line, labels))
+    try:
+        with open(path, "rb") as handle:
+            for lineno, line in enumerate(handle, 1):
+                if line.strip():
+                    examples.append(_parse_line(path, lineno, line, labels))
+    except OSError as exc:
+        raise PolibenchError(f"{path}: cannot read ({exc.strerror or exc})") from None
     if not examples:
         raise PolibenchError(f"{path}: no examples")
     return examples

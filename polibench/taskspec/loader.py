@@ -1,8 +1,8 @@
 """Read YAML files from ``tasks/`` (and ``--include-path`` folders) into a :class:`TaskRegistry`.
 
-The first key of a file names its kind (``instrument:``, ``variant_set:`` or ``task:``). A validation
-error becomes one :class:`SpecError` naming the file, the field path and what was
-expected; the CLI prints it and exits 2.
+The first key of a file names its kind (``instrument:``, ``variant_set:`` or ``task:``). Validation
+errors become one :class:`SpecError` naming the file and, for each problem, the field path (or line and
+column) and what was expected; the CLI prints it and exits 2.
 """
 
 from __future__ import annotations
@@ -11,50 +11,22 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Optional
 
-import yaml
 from pydantic import BaseModel, ValidationError
 
 from polibench.errors import SpecError
 from polibench.paths import builtin_tasks_dir
 from polibench.taskspec.schema import Instrument, TaskConfig, VariantSet
+from polibench.taskspec.yaml_file import read_yaml, validation_problems
 
 KINDS: dict[str, type[BaseModel]] = {"instrument": Instrument, "variant_set": VariantSet, "task": TaskConfig}
 IGNORED_KINDS = ("fairness_task",)  # read by polibench.fairness.spec, skipped here
 
 
-def _field_path(loc: tuple) -> str:
-    parts: list[str] = []
-    for part in loc:
-        if isinstance(part, int):
-            parts.append(f"[{part}]")
-        else:
-            parts.append(("." if parts else "") + str(part))
-    return "".join(parts) or "(top level)"
-
-
-def _describe(error: dict) -> str:
-    kind = error["type"]
-    if kind == "extra_forbidden":
-        return "unknown key (not part of the schema; check the spelling)"
-    if kind == "missing":
-        return "required field is missing"
-    given = error.get("input")
-    text = error["msg"]
-    if kind.startswith("value_error"):
-        text = text.removeprefix("Value error, ")
-    if not isinstance(given, (dict, list)):
-        text += f" (got {given!r})"
-    return text
-
-
 def parse_file(path: Path) -> Optional[BaseModel]:
-    """Parse and validate one YAML file, choosing the schema from its kind key (None for an ignored kind)."""
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"line {mark.line + 1}" if mark else "(file)"
-        raise SpecError(str(path), where, f"valid YAML ({getattr(exc, 'problem', exc)})") from None
+    """Parse and validate one YAML file, choosing the schema from its kind key (None for an ignored kind).
+
+    Every schema problem of the file is reported at once, in one :class:`SpecError`."""
+    data = read_yaml(path)
     if not isinstance(data, dict):
         raise SpecError(str(path), "(top level)", "a mapping with one of the keys " + ", ".join(KINDS))
     kind = next(iter(data), None)
@@ -66,8 +38,9 @@ def parse_file(path: Path) -> Optional[BaseModel]:
     try:
         return schema.model_validate(data)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        raise SpecError(str(path), _field_path(first["loc"]), _describe(first)) from None
+        raise SpecError.from_problems(str(path), validation_problems(exc)) from None
+    except RecursionError:
+        raise SpecError(str(path), "(file)", "YAML nested less deeply (too many levels to validate)") from None
 
 
 @dataclass

@@ -1,0 +1,137 @@
+"""Read one user YAML file safely, turning every way it can be unreadable into a :class:`SpecError`.
+
+Used for task, instrument and variant files (and fairness task files). What is caught, with the line and
+column where PyYAML knows them: bytes that are not UTF-8, YAML syntax errors, a key given twice in one
+mapping, nesting too deep to parse, files larger than :data:`MAX_BYTES`, and alias bombs (more than
+:data:`MAX_ALIASES` ``*alias`` references). :func:`validation_problems` lists every pydantic error of a
+file as ``(field path, what was expected)`` pairs.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import ValidationError
+
+from polibench.errors import PolibenchError, SpecError
+
+MAX_BYTES = 16 * 1024 * 1024
+MAX_ALIASES = 1000
+MAX_SHOWN = 80  # characters of a wrong value quoted back in a message
+MERGE_TAG = "tag:yaml.org,2002:merge"
+
+
+class _StrictLoader(yaml.SafeLoader):
+    """SafeLoader that refuses duplicate keys and too many aliases."""
+
+    def __init__(self, stream):
+        super().__init__(stream)
+        self._aliases = 0
+
+    def compose_node(self, parent, index):
+        if self.check_event(yaml.AliasEvent):
+            self._aliases += 1
+            if self._aliases > MAX_ALIASES:
+                raise yaml.composer.ComposerError(None, None, f"more than {MAX_ALIASES} aliases (*name references)",
+                                                  self.peek_event().start_mark)
+        return super().compose_node(parent, index)
+
+    def construct_mapping(self, node, deep=False):
+        if isinstance(node, yaml.MappingNode):
+            first: dict = {}
+            for key_node, _ in node.value:
+                if not isinstance(key_node, yaml.ScalarNode) or key_node.tag == MERGE_TAG:
+                    continue
+                key = self.construct_object(key_node)
+                if key in first:
+                    raise yaml.constructor.ConstructorError(
+                        None, None, f"each key once in a mapping; '{key}' is also on line {first[key]}",
+                        key_node.start_mark)
+                first[key] = key_node.start_mark.line + 1
+        return super().construct_mapping(node, deep)
+
+
+def _line_column(mark) -> str:
+    return f"line {mark.line + 1}, column {mark.column + 1}"
+
+
+def _yaml_problem(exc: yaml.YAMLError) -> tuple[str, str]:
+    mark = getattr(exc, "problem_mark", None)
+    problem = getattr(exc, "problem", None) or str(exc)
+    if problem.startswith("each key once"):
+        return (_line_column(mark) if mark else "(file)"), problem
+    context, context_mark = getattr(exc, "context", None), getattr(exc, "context_mark", None)
+    detail = problem
+    if context and context_mark is not None and context_mark != mark:
+        detail += f" ({context} started at {_line_column(context_mark)})"
+    return (_line_column(mark) if mark else "(file)"), f"valid YAML: {detail}"
+
+
+def _undecodable(data: bytes, exc: UnicodeDecodeError) -> tuple[str, str]:
+    start = exc.start
+    line = data.count(b"\n", 0, start) + 1
+    column = start - (data.rfind(b"\n", 0, start) + 1) + 1
+    return f"line {line}, column {column}", (f"UTF-8 text (byte 0x{data[start]:02x} is not valid UTF-8; "
+                                             f"save the file as UTF-8)")
+
+
+def read_yaml(path: Path) -> Any:
+    """The parsed content of ``path``; raises :class:`SpecError` (or PolibenchError) naming line and column."""
+    path = Path(path)
+    try:
+        size = path.stat().st_size
+        if size > MAX_BYTES:
+            raise SpecError(str(path), "(file)", f"a file of at most {MAX_BYTES // (1024 * 1024)} MiB "
+                                                 f"(it has {size / (1024 * 1024):.1f} MiB)")
+        data = path.read_bytes()
+    except OSError as exc:
+        raise PolibenchError(f"{path}: cannot read ({exc.strerror or exc})") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise SpecError(str(path), *_undecodable(data, exc)) from None
+    try:
+        return yaml.load(text, Loader=_StrictLoader)  # noqa: S506 - a SafeLoader subclass
+    except yaml.YAMLError as exc:
+        raise SpecError(str(path), *_yaml_problem(exc)) from None
+    except RecursionError:
+        raise SpecError(str(path), "(file)", "YAML nested less deeply (too many levels to parse)") from None
+
+
+def field_path(loc: tuple) -> str:
+    """``("items", 1, "dimension")`` -> ``items[1].dimension``."""
+    parts: list[str] = []
+    for part in loc:
+        if isinstance(part, int):
+            parts.append(f"[{part}]")
+        else:
+            parts.append(("." if parts else "") + str(part))
+    return "".join(parts) or "(top level)"
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= MAX_SHOWN else text[:MAX_SHOWN - 3] + "..."
+
+
+def describe(error: dict) -> str:
+    """What one pydantic error expected, in words, with the wrong value quoted (shortened) when it is scalar."""
+    kind = error["type"]
+    if kind == "extra_forbidden":
+        return "unknown key (not part of the schema; check the spelling)"
+    if kind == "missing":
+        return "required field is missing"
+    given = error.get("input")
+    text = error["msg"]
+    if kind.startswith("value_error"):
+        text = text.removeprefix("Value error, ")
+    if not isinstance(given, (dict, list)):
+        text += f" (got {_shown(given)})"
+    return text
+
+
+def validation_problems(exc: ValidationError) -> list[tuple[str, str]]:
+    """Every problem pydantic found, as ``(field path, what was expected)``, in pydantic's order."""
+    return [(field_path(e["loc"]), describe(e)) for e in exc.errors()]
