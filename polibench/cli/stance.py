@@ -138,7 +138,7 @@ def eval_command(args: argparse.Namespace) -> int:
 
 
 def default_command(args: argparse.Namespace) -> int:
-    from polibench.scoring.default import ensure_default_checkpoint
+    from polibench.stance.embedded import ensure_default_checkpoint
     from polibench.stance.train import read_metadata
 
     path = ensure_default_checkpoint(show_progress=not args.no_progress)
