@@ -18,8 +18,8 @@ def add_parser(sub) -> None:
     actions = p.add_subparsers(dest="action", metavar="ACTION")
     v = actions.add_parser("verify", help="recompute every entry whose samples are shipped")
     v.add_argument("--entries", default=DEFAULT_ENTRIES, help=f"entries folder (default: {DEFAULT_ENTRIES})")
-    v.add_argument("old_entries", nargs="?", default=argparse.SUPPRESS, help=argparse.SUPPRESS, action=PositionalRenamed,
-                   new_flag="--entries", new_dest="entries")
+    v.add_argument("old_entries", nargs="?", default=argparse.SUPPRESS, help=argparse.SUPPRESS,
+                   action=PositionalRenamed, new_flag="--entries", new_dest="entries")
     v.add_argument("--fairness", help=f"fairness submissions folder to check too (default: {DEFAULT_FAIRNESS_ENTRIES} "
                                       "when it exists)")
     v.add_argument("--strict", action="store_true", help="also fail on entries whose samples are not shipped")
@@ -75,7 +75,8 @@ def _print_outcomes(outcomes) -> None:
 def build_command(args: argparse.Namespace) -> int:
     from polibench.leaderboard.build import build_site
 
-    site = build_site(Path(args.entries), Path(args.output), verify=args.verify, fairness_dir=fairness_dir(args.fairness))
+    site = build_site(Path(args.entries), Path(args.output), verify=args.verify,
+                      fairness_dir=fairness_dir(args.fairness))
     print(f"wrote {site.index} ({site.n_entries} entries, {site.n_fairness} fairness submissions); "
           "open it in a browser, no server needed")
     return 0

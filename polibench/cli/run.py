@@ -28,7 +28,8 @@ def add_parser(sub) -> None:
     p.add_argument("--batch-size", type=int, default=8, help="prompts per batch for batched backends")
     p.add_argument("--scorer", help="stance scorer (overrides the task's; see `polibench list`)")
     p.add_argument("--scorer-args", help="scorer options as k=v,k=v (e.g. model=PATH)")
-    p.add_argument("--threshold", type=float, help="confidence filter: keep stances whose confidence is at least this (default: the task's, 0.9)")
+    p.add_argument("--threshold", type=float,
+                   help="confidence filter: drop stances below this confidence (default: the task's, 0.9)")
     p.add_argument("--include-path", action="append", default=[], help="extra folder of task YAML files")
     p.add_argument("--no-progress", action="store_true", help="hide progress bars")
     p.add_argument("--base-url", help="OpenAI-compatible server (e.g. http://127.0.0.1:8000/v1); implies "

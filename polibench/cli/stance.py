@@ -24,7 +24,8 @@ def add_parser(sub) -> None:
     t.add_argument("--model", required=True, help="hub id or folder of the model to fine-tune")
     t.add_argument("--train", required=True, help="JSONL with statement, response, label (or gold:train)")
     t.add_argument("--eval", help="JSONL to evaluate the trained model on (e.g. a dev split)")
-    t.add_argument("--output", metavar="DIR", required=True, help="folder for the checkpoint (must not exist or be empty)")
+    t.add_argument("--output", metavar="DIR", required=True,
+                   help="folder for the checkpoint (must not exist or be empty)")
     t.add_argument("--steps", type=int, help="training steps (default: the scaling rule)")
     t.add_argument("--epochs", type=float, help="passes over the data when --steps is not given (default 5.3)")
     t.add_argument("--lr", type=float, help="learning rate (default 2e-5)")
