@@ -5,7 +5,7 @@ import argparse
 import pytest
 
 from polibench.cli.flags import PolibenchParser, keep_old_spellings
-from polibench.cli.main import build_parser, main
+from polibench.cli.main import build_parser
 
 # (old argv, new argv): the same request with the old and the new spelling.
 RENAMED = [

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Mapping, Optional, Sequence
+from collections.abc import Mapping, Sequence
 
 
 def warn_renamed(old: str, new: str) -> None:
@@ -33,7 +33,7 @@ class PolibenchParser(argparse.ArgumentParser):
         super().__init__(*args, **kwargs)
         self.old_spellings: dict[str, str] = {}
 
-    def parse_known_args(self, args: Optional[Sequence[str]] = None, namespace=None):
+    def parse_known_args(self, args: Sequence[str] | None = None, namespace=None):
         if args is None:
             args = sys.argv[1:]
         return super().parse_known_args(self._renamed(list(args)), namespace)
@@ -58,7 +58,7 @@ def keep_old_spellings(parser: argparse.ArgumentParser, renamed: Mapping[str, st
     """Accept each ``old`` flag of ``renamed`` (``{old: new}``) as a hidden, warning spelling of ``new``."""
     if not isinstance(parser, PolibenchParser):
         raise TypeError(f"{parser.prog}: old spellings need a PolibenchParser (build it with cli.main.build_parser)")
-    declared = parser._option_string_actions  # noqa: SLF001 - argparse keeps no public index of flags
+    declared = parser._option_string_actions  # argparse keeps no public index of its flags
     for old, new in renamed.items():
         if new not in declared:
             raise ValueError(f"{parser.prog}: {old} renamed to undeclared flag {new}")
