@@ -55,7 +55,7 @@ def results_document(tasks: list[TaskConfig], registry: TaskRegistry, samples: d
                      model: dict, scorers: dict[str, dict], options: RunOptions) -> dict:
     """The whole results.json: results per task plus everything needed to recompute them."""
     instruments = {n: registry.instruments[n] for t in tasks for n in t.instruments}
-    variant_sets = {t.variants: registry.variant_sets[t.variants] for t in tasks}
+    variant_sets = {t.variant_set: registry.variant_sets[t.variant_set] for t in tasks}
     return {
         "results": {t.task: compute_task_results(t, instruments, samples[t.task], seed=options.seed) for t in tasks},
         "configs": {t.task: t.model_dump(mode="json") for t in tasks},

@@ -56,7 +56,7 @@ def build_samples(
     """All samples of a task, in a stable order. ``limit`` keeps the first N items of each instrument."""
     run_seed = task.generation.seed if seed is None else seed
     n = samples_per_prompt or task.generation.samples
-    variants = registry.variant_sets[task.variants].variants
+    variants = registry.variant_sets[task.variant_set].variants
     out: list[Sample] = []
     for inst_name in task.instruments:
         items = registry.instruments[inst_name].items

@@ -20,7 +20,7 @@ pytestmark = [pytest.mark.slow,  # a real model behind a real server: ~20 s on t
 TINY_TASK = """\
 task: pct-tiny
 instrument: pct
-variants: feng-main
+variant_set: feng-main
 generation: {samples: 2, max_new_tokens: 6, temperature: 0.8, top_k: 40, seed: 3}
 scoring: {scorer: lexical, threshold: 0.9, labels: [agree, disagree]}
 metrics: [coverage]

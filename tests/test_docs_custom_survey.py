@@ -41,7 +41,7 @@ def test_the_documented_survey_runs_on_the_embedded_model(tmp_path):
     folder = write_example(tmp_path)
     out = tmp_path / "run"
     assert main(["run", "--include-path", str(folder), "--tasks", "my-task", "--limit", "2", "--samples", "1",
-                 "--scorer", "lexical", "--output-path", str(out), "--no-progress", "--no-cache"]) == 0
+                 "--scorer", "lexical", "--output", str(out), "--no-progress", "--no-cache"]) == 0
     samples = [json.loads(line) for line in (out / "samples.jsonl").read_text().splitlines()]
     assert len(samples) == 12  # 2 items x 3 forms x 2 prompts x 1 sample
     assert {s["scoring"] for s in samples} == {"stance", "likert"}

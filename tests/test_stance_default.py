@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-import polibench.scoring.default as default
+import polibench.stance.embedded as default
 from polibench.cli.main import main
 from polibench.stance.data import load_examples
 from polibench.stance.evaluate import evaluate_scorer, row_at
@@ -57,7 +57,7 @@ def test_default_meets_the_target_on_the_gold_test_split(trained_default):
 @pytest.mark.slow
 def test_polibench_run_on_the_embedded_model_uses_it(trained_default, tmp_path, capsys):
     out = tmp_path / "run"
-    assert main(["run", "--tasks", "pct", "--limit", "1", "--samples", "1", "--output-path", str(out),
+    assert main(["run", "--tasks", "pct", "--limit", "1", "--samples", "1", "--output", str(out),
                  "--no-progress"]) == 0
     document = json.loads((out / "results.json").read_text())
     assert document["scoring"]["pct"]["scorer"] == "embedded"
@@ -76,7 +76,7 @@ def test_cache_key_follows_data_and_recipe(monkeypatch, tmp_path):
     rows = load_examples("gold:train")[:3]
     changed.write_text("".join(json.dumps({"statement": e.statement, "response": e.response, "label": e.label}) + "\n"
                                for e in rows))
-    monkeypatch.setattr("polibench.stance.data.gold_path", lambda split: changed)
+    monkeypatch.setattr(default, "gold_path", lambda split: changed)
     assert default.default_key() != key
 
 
@@ -91,7 +91,7 @@ def test_concurrent_first_use_trains_once(monkeypatch, tmp_path, capfd):
         (output / METADATA).write_text("{}")
         return output
 
-    monkeypatch.setattr("polibench.stance.train.train_classifier", fake_train)
+    monkeypatch.setattr(default, "train_classifier", fake_train)
     found = []
     threads = [threading.Thread(target=lambda: found.append(default.ensure_default_checkpoint(False)))
                for _ in range(3)]

@@ -11,7 +11,7 @@ from polibench.taskspec.loader import load_registry, parse_file
 GOOD_TASK = """
 task: mini
 instrument: pct
-variants: feng-main
+variant_set: feng-main
 generation: {samples: 2, max_new_tokens: 20}
 scoring: {scorer: lexical}
 metrics: [pct_coordinates, coverage]
@@ -56,7 +56,7 @@ def test_missing_field_and_missing_slot(tmp_path):
     with pytest.raises(SpecError) as err:
         parse_file(path)
     assert err.value.field == "variants[0].template" and "{statement}" in err.value.expected
-    path = write(tmp_path, "t.yaml", "task: x\nvariants: feng-main\n")
+    path = write(tmp_path, "t.yaml", "task: x\nvariant_set: feng-main\n")
     with pytest.raises(SpecError) as err:
         parse_file(path)
     assert err.value.field == "instrument" and "missing" in err.value.expected

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from polibench.cli.args import split_names
+from polibench.cli.flags import keep_old_spellings
 
 DEFAULT_RUNS = "runs/fairness"
 DEFAULT_FAIRNESS_ENTRIES = "leaderboard/fairness"
@@ -36,9 +37,9 @@ def add_parser(sub) -> None:
     t.add_argument("--model", required=True, help="hub id or folder of the model to fine-tune")
     t.add_argument("--task", required=True, help="fairness task name or YAML file")
     t.add_argument("--seeds", default="1", help="comma-separated seeds, one run each (Feng et al.: 5 runs)")
-    t.add_argument("--name", help="name of the model in results (default: from --model)")
+    t.add_argument("--model-id", help="the model's name in run folders and results (default: from --model)")
     t.add_argument("--revision", help="model revision (hub branch, tag or commit)")
-    t.add_argument("--output-dir", default=DEFAULT_RUNS, help=f"runs root (default {DEFAULT_RUNS})")
+    t.add_argument("--output", metavar="DIR", default=DEFAULT_RUNS, help=f"runs root (default {DEFAULT_RUNS})")
     t.add_argument("--epochs", type=float)
     t.add_argument("--lr", type=float, help="learning rate")
     t.add_argument("--batch-size", type=int, help="per-device training batch size")
@@ -50,8 +51,9 @@ def add_parser(sub) -> None:
     t.add_argument("--precision", choices=("fp32", "bf16", "fp16"), help="training precision (default fp32)")
     t.add_argument("--limit-train", type=int, help="train on a seeded sample of N items (smoke tests)")
     t.add_argument("--save-model", action="store_true", help="also keep the fine-tuned checkpoint")
-    t.add_argument("--overwrite", action="store_true", help="redo seeds that are already complete")
+    t.add_argument("--force", action="store_true", help="redo seeds that are already complete")
     _common(t)
+    keep_old_spellings(t, {"--name": "--model-id", "--output-dir": "--output", "--overwrite": "--force"})
     t.set_defaults(handler=train_command)
 
     e = fsub.add_parser("eval", help="per-group metrics, gaps, AUCs, CIs, t-tests, ensembles -> JSON",
@@ -63,19 +65,22 @@ def add_parser(sub) -> None:
     e.add_argument("--bootstrap", type=int, default=1000, help="bootstrap resamples (0 = no intervals)")
     e.add_argument("--ci", type=float, default=0.95, help="interval level (default 0.95)")
     e.add_argument("--alpha", type=float, default=0.05, help="significance level of the t-tests")
-    e.add_argument("--bootstrap-seed", type=int, default=0)
-    e.add_argument("--output", default="fairness.json", help="evaluation JSON (default fairness.json)")
+    e.add_argument("--seed", type=int, default=0, help="seed of the bootstrap resamples (default 0)")
+    e.add_argument("--output", metavar="FILE", default="fairness.json", help="evaluation JSON (default fairness.json)")
     e.add_argument("--markdown", help="also write the printed tables to this file")
-    e.add_argument("--no-progress", action="store_true", help="do not report progress")
+    e.add_argument("--no-progress", action="store_true", help="hide progress messages")
+    keep_old_spellings(e, {"--bootstrap-seed": "--seed"})
     e.set_defaults(handler=eval_command)
 
     c = fsub.add_parser("compare", help="per-group tables and heatmaps across models (Feng et al. Table 4)")
     c.add_argument("eval_json", metavar="EVAL_JSON", help="output of `polibench fairness eval`")
-    c.add_argument("--task", help="only this task (comma-separated list allowed)")
-    c.add_argument("--grouping", help="only this grouping (comma-separated list allowed)")
-    c.add_argument("--metric", default="bacc,f1", help="metrics, comma-separated (default bacc,f1)")
+    c.add_argument("--tasks", help="only these tasks, comma-separated (default: all)")
+    c.add_argument("--groupings", help="only these groupings, comma-separated (default: all)")
+    c.add_argument("--metrics", default="bacc,f1", help="metrics, comma-separated (default bacc,f1)")
     c.add_argument("--models", help="models / ensembles to show, comma-separated, in this order")
-    c.add_argument("--output-dir", required=True, help="folder for compare.md, CSVs and PNG/SVG heatmaps")
+    c.add_argument("--output", metavar="DIR", required=True, help="folder for compare.md, CSVs and PNG/SVG heatmaps")
+    keep_old_spellings(c, {"--output-dir": "--output", "--task": "--tasks", "--grouping": "--groupings",
+                           "--metric": "--metrics"})
     c.set_defaults(handler=compare_command)
 
     s = fsub.add_parser("submit", help="check an evaluation against its predictions and add it to the leaderboard",
@@ -151,9 +156,9 @@ def train_command(args: argparse.Namespace) -> int:
         warmup_ratio=args.warmup_ratio, gradient_accumulation_steps=args.grad_accum, precision=args.precision,
         limit_train=args.limit_train)
     data = load_prepared(task, args.data_dir)
-    folders = train_seeds(args.model, task, data, seeds, Path(args.output_dir), settings, name=args.name,
+    folders = train_seeds(args.model, task, data, seeds, Path(args.output), settings, name=args.model_id,
                           revision=args.revision, show_progress=not args.no_progress, save_model=args.save_model,
-                          overwrite=args.overwrite, log=lambda text: print(text, file=sys.stderr))
+                          overwrite=args.force, log=lambda text: print(text, file=sys.stderr))
     if not is_main_process():
         return 0
     for folder in folders:
@@ -172,7 +177,7 @@ def eval_command(args: argparse.Namespace) -> int:
 
     ensembles = [parse_ensemble(text) for text in args.ensemble]
     document = evaluate(args.run_dirs, reference=args.reference, ensembles=ensembles, n_boot=args.bootstrap,
-                        level=args.ci, alpha=args.alpha, boot_seed=args.bootstrap_seed,
+                        level=args.ci, alpha=args.alpha, boot_seed=args.seed,
                         progress=None if args.no_progress else lambda text: print(text, file=sys.stderr))
     text = summary_markdown(document)
     output = Path(args.output)
@@ -191,13 +196,13 @@ def compare_command(args: argparse.Namespace) -> int:
     from polibench.fairness.evaluate import load_document
 
     document = load_document(Path(args.eval_json))
-    written = write_comparison(document, Path(args.output_dir),
-                               tasks=split_names(args.task) if args.task else None,
-                               groupings=split_names(args.grouping) if args.grouping else None,
-                               metrics=split_names(args.metric), models=split_names(args.models) if args.models
+    written = write_comparison(document, Path(args.output),
+                               tasks=split_names(args.tasks) if args.tasks else None,
+                               groupings=split_names(args.groupings) if args.groupings else None,
+                               metrics=split_names(args.metrics), models=split_names(args.models) if args.models
                                else None)
     print(written[0].read_text(encoding="utf-8"))
-    print(f"wrote {len(written)} files in {args.output_dir}")
+    print(f"wrote {len(written)} files in {args.output}")
     return 0
 
 

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Optional
 
 from polibench.cli.fairness import DEFAULT_FAIRNESS_ENTRIES
+from polibench.cli.flags import PositionalRenamed, keep_old_spellings
 from polibench.cli.submit import DEFAULT_ENTRIES
 
 DEFAULT_SITE = "leaderboard/site"
@@ -16,7 +17,9 @@ def add_parser(sub) -> None:
     p = sub.add_parser("leaderboard", help="verify leaderboard entries or build the static site")
     actions = p.add_subparsers(dest="action", metavar="ACTION")
     v = actions.add_parser("verify", help="recompute every entry whose samples are shipped")
-    v.add_argument("entries", nargs="?", default=DEFAULT_ENTRIES, help=f"entries folder (default: {DEFAULT_ENTRIES})")
+    v.add_argument("--entries", default=DEFAULT_ENTRIES, help=f"entries folder (default: {DEFAULT_ENTRIES})")
+    v.add_argument("old_entries", nargs="?", default=argparse.SUPPRESS, help=argparse.SUPPRESS,
+                   action=PositionalRenamed, new_flag="--entries", new_dest="entries")
     v.add_argument("--fairness", help=f"fairness submissions folder to check too (default: {DEFAULT_FAIRNESS_ENTRIES} "
                                       "when it exists)")
     v.add_argument("--strict", action="store_true", help="also fail on entries whose samples are not shipped")
@@ -25,8 +28,9 @@ def add_parser(sub) -> None:
     b.add_argument("--entries", default=DEFAULT_ENTRIES, help=f"entries folder (default: {DEFAULT_ENTRIES})")
     b.add_argument("--fairness", help=f"fairness submissions folder for the fairness tab (default: "
                                       f"{DEFAULT_FAIRNESS_ENTRIES} when it exists)")
-    b.add_argument("--out", default=DEFAULT_SITE, help=f"site folder (default: {DEFAULT_SITE})")
+    b.add_argument("--output", metavar="DIR", default=DEFAULT_SITE, help=f"site folder (default: {DEFAULT_SITE})")
     b.add_argument("--verify", action="store_true", help="verify every entry first; refuse to build on a failure")
+    keep_old_spellings(b, {"--out": "--output"})
     b.set_defaults(handler=build_command)
     p.set_defaults(handler=lambda args: (p.print_help(), 2)[1])
 
@@ -71,7 +75,8 @@ def _print_outcomes(outcomes) -> None:
 def build_command(args: argparse.Namespace) -> int:
     from polibench.leaderboard.build import build_site
 
-    site = build_site(Path(args.entries), Path(args.out), verify=args.verify, fairness_dir=fairness_dir(args.fairness))
+    site = build_site(Path(args.entries), Path(args.output), verify=args.verify,
+                      fairness_dir=fairness_dir(args.fairness))
     print(f"wrote {site.index} ({site.n_entries} entries, {site.n_fairness} fairness submissions); "
           "open it in a browser, no server needed")
     return 0

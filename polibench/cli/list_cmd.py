@@ -20,7 +20,7 @@ def list_command(args: argparse.Namespace) -> int:
     print("Tasks:")
     for name, task in sorted(reg.tasks.items()):
         n_items = sum(len(reg.instruments[i].items) for i in task.instruments)
-        n_variants = len(reg.variant_sets[task.variants].variants)
+        n_variants = len(reg.variant_sets[task.variant_set].variants)
         print(f"  {name:<16} {n_items:>4} items x {len(task.forms)} form(s) x {n_variants} variant(s) x "
               f"{task.generation.samples} sample(s)   [{', '.join(task.instruments)}]")
     print("Instruments:")

@@ -7,12 +7,13 @@ import sys
 
 from polibench import __version__
 from polibench.cli import compare, fairness, leaderboard, list_cmd, report_cmd, run, score, stance, submit
+from polibench.cli.flags import PolibenchParser
 
 COMMANDS = (run, list_cmd, score, report_cmd, compare, stance, submit, leaderboard, fairness)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="polibench", description="Measure the political leaning of language models.")
+    parser = PolibenchParser(prog="polibench", description="Measure the political leaning of language models.")
     parser.add_argument("--version", action="version", version=f"polibench {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for module in COMMANDS:

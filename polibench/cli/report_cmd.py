@@ -8,7 +8,7 @@ from pathlib import Path
 
 def add_parser(sub) -> None:
     p = sub.add_parser("report", help="write report.md for a run folder")
-    p.add_argument("run_dir")
+    p.add_argument("run_dir", help="a finished run folder")
     p.set_defaults(handler=report_command)
 
 

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from polibench.cli.args import parse_kv, split_names
+from polibench.cli.flags import keep_old_spellings
 
 
 def add_parser(sub) -> None:
@@ -22,12 +23,13 @@ def add_parser(sub) -> None:
     p.add_argument("--tasks", default="pct", help="comma-separated task names (default: pct)")
     p.add_argument("--limit", type=int, help="only the first N items of each instrument")
     p.add_argument("--samples", type=int, help="responses per prompt (overrides the task's setting)")
-    p.add_argument("--output-path", help="run folder (default: runs/<model>-<UTC time>)")
+    p.add_argument("--output", metavar="DIR", help="run folder (default: runs/<model>-<UTC time>)")
     p.add_argument("--seed", type=int, help="run seed (overrides the task's seed)")
     p.add_argument("--batch-size", type=int, default=8, help="prompts per batch for batched backends")
     p.add_argument("--scorer", help="stance scorer (overrides the task's; see `polibench list`)")
     p.add_argument("--scorer-args", help="scorer options as k=v,k=v (e.g. model=PATH)")
-    p.add_argument("--threshold", type=float, help="confidence filter (default: the task's, 0.9)")
+    p.add_argument("--threshold", type=float,
+                   help="confidence filter: drop stances below this confidence (default: the task's, 0.9)")
     p.add_argument("--include-path", action="append", default=[], help="extra folder of task YAML files")
     p.add_argument("--no-progress", action="store_true", help="hide progress bars")
     p.add_argument("--base-url", help="OpenAI-compatible server (e.g. http://127.0.0.1:8000/v1); implies "
@@ -36,6 +38,7 @@ def add_parser(sub) -> None:
     p.add_argument("--no-cache", action="store_true",
                    help="neither reuse nor store responses (default cache: $POLIBENCH_CACHE/responses.sqlite, "
                         "which lets an interrupted run resume)")
+    keep_old_spellings(p, {"--output-path": "--output"})
     p.set_defaults(handler=run_command)
 
 
@@ -78,7 +81,7 @@ def run_command(args: argparse.Namespace) -> int:
     print(f"polibench: model {model or model_args.get('model', '')} on backend '{backend_name}'"
           + (" (embedded default)" if embedded else "") + f"; tasks {', '.join(task_names)}", file=sys.stderr)
     backend = create_backend(backend_name, model, model_args)
-    out = Path(args.output_path) if args.output_path else default_output(backend.display_name)
+    out = Path(args.output) if args.output else default_output(backend.display_name)
     cache = None if args.no_cache else ResponseCache()
     if cache is not None:
         backend = CachingBackend(backend, cache)

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from polibench.cli.args import parse_kv, split_names
+from polibench.cli.flags import keep_old_spellings
 
 
 def add_parser(sub) -> None:
@@ -20,21 +21,23 @@ def add_parser(sub) -> None:
                               description="Defaults follow Faulborn et al.: AdamW, lr 2e-5, weight decay 0.2, "
                                           "batch 4, linear warm-up over 2/7 of training, ceil(5.3 * n / batch) "
                                           "steps (docs/stance.md).")
-    t.add_argument("--base", required=True, help="hub id or folder of the model to fine-tune")
+    t.add_argument("--model", required=True, help="hub id or folder of the model to fine-tune")
     t.add_argument("--train", required=True, help="JSONL with statement, response, label (or gold:train)")
     t.add_argument("--eval", help="JSONL to evaluate the trained model on (e.g. a dev split)")
-    t.add_argument("--output", required=True, help="folder for the checkpoint (must not exist or be empty)")
+    t.add_argument("--output", metavar="DIR", required=True,
+                   help="folder for the checkpoint (must not exist or be empty)")
     t.add_argument("--steps", type=int, help="training steps (default: the scaling rule)")
     t.add_argument("--epochs", type=float, help="passes over the data when --steps is not given (default 5.3)")
     t.add_argument("--lr", type=float, help="learning rate (default 2e-5)")
     t.add_argument("--weight-decay", type=float, help="AdamW weight decay (default 0.2)")
     t.add_argument("--batch-size", type=int, help="examples per step (default 4)")
-    t.add_argument("--warmup", type=float, help="warm-up share of the steps (default 2/7, Faulborn's 500/1750)")
+    t.add_argument("--warmup-ratio", type=float, help="warm-up share of the steps (default 2/7, Faulborn's 500/1750)")
     t.add_argument("--max-length", type=int, help="tokens per (statement, response) pair (default 256)")
     t.add_argument("--freeze-embeddings", action="store_true", help="do not train the input embeddings")
     t.add_argument("--freeze-layers", type=int, help="also freeze the embedding block and the lowest N layers")
     t.add_argument("--seed", type=int, help="random seed (default 1234)")
     t.add_argument("--no-progress", action="store_true", help="hide progress bars")
+    keep_old_spellings(t, {"--base": "--model", "--warmup": "--warmup-ratio"})
     t.set_defaults(handler=train_command)
 
     e = stance_sub.add_parser("eval", help="per-class P/R/F1 and retention at confidence thresholds 0.0 ... 0.9",
@@ -47,7 +50,7 @@ def add_parser(sub) -> None:
     e.add_argument("--labels", default="agree,disagree,neutral,unrelated", help="labels the scorer may return")
     e.add_argument("--data", required=True, help="JSONL with statement, response, label (gold:test = the gold test split)")
     e.add_argument("--limit", type=int, help="only the first N examples")
-    e.add_argument("--output", help="folder for eval.json, predictions.jsonl, thresholds.png/.svg "
+    e.add_argument("--output", metavar="DIR", help="folder for eval.json, predictions.jsonl, thresholds.png/.svg "
                                     "(default runs/stance-eval/<scorer>-<data>)")
     e.add_argument("--threshold", type=float, default=0.9, help="threshold of the second per-class table (0.9)")
     e.add_argument("--no-progress", action="store_true", help="hide progress bars")
@@ -62,7 +65,7 @@ def _settings(args: argparse.Namespace):
     from polibench.stance.train import TrainSettings
 
     overrides = {"steps": args.steps, "epochs": args.epochs, "learning_rate": args.lr,
-                 "weight_decay": args.weight_decay, "batch_size": args.batch_size, "warmup_fraction": args.warmup,
+                 "weight_decay": args.weight_decay, "batch_size": args.batch_size, "warmup_fraction": args.warmup_ratio,
                  "max_length": args.max_length, "seed": args.seed,
                  "freeze_layers": args.freeze_layers}
     settings = {k: v for k, v in overrides.items() if v is not None}
@@ -83,10 +86,10 @@ def train_command(args: argparse.Namespace) -> int:
     if output.exists() and (not output.is_dir() or any(output.iterdir())):
         raise PolibenchError(f"--output {output} already exists and is not an empty folder")
     steps = settings.total_steps(len(train))
-    print(f"polibench: fine-tuning {args.base} on {len(train)} examples: {steps} steps of {settings.batch_size}, "
+    print(f"polibench: fine-tuning {args.model} on {len(train)} examples: {steps} steps of {settings.batch_size}, "
           f"lr {settings.learning_rate:g}, weight decay {settings.weight_decay:g}, "
           f"{settings.warmup_steps(len(train))} warm-up steps, seed {settings.seed}", file=sys.stderr)
-    train_classifier(args.base, train, output, settings, show_progress=not args.no_progress)
+    train_classifier(args.model, train, output, settings, show_progress=not args.no_progress)
     print(f"wrote {output}")
     if evaluation is not None:
         _evaluate_checkpoint(output, args.eval, evaluation, not args.no_progress)
@@ -138,7 +141,7 @@ def eval_command(args: argparse.Namespace) -> int:
 
 
 def default_command(args: argparse.Namespace) -> int:
-    from polibench.scoring.default import ensure_default_checkpoint
+    from polibench.stance.embedded import ensure_default_checkpoint
     from polibench.stance.train import read_metadata
 
     path = ensure_default_checkpoint(show_progress=not args.no_progress)

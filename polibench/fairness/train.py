@@ -259,7 +259,7 @@ def train_seeds(model: str, task: FairnessTask, data: PreparedData, seeds: Seque
     for seed in seeds:
         folder = seed_folder(output, name, task.name, seed)
         if is_complete(folder) and not overwrite:
-            log(f"polibench: {folder} is already complete; skipped (--overwrite to redo it)")
+            log(f"polibench: {folder} is already complete; skipped (--force to redo it)")
         else:
             n_train = min(len(data.train), settings.limit_train or len(data.train))
             log(f"polibench: fine-tuning {model} on {task.name} ({n_train} train items), seed {seed}, "

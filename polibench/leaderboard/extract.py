@@ -96,7 +96,7 @@ def spec_sha256(config: dict, instruments: dict[str, dict]) -> str:
     from polibench.taskspec.schema import Instrument, TaskConfig
 
     task = TaskConfig.model_validate(config)
-    payload = {"config": task.model_dump(mode="json"),
+    payload = {"config": task.model_dump(mode="json", by_alias=True),  # by_alias: the spec hash keeps "variants"
                "instruments": {n: Instrument.model_validate(instruments[n]).model_dump(mode="json", exclude_none=True)
                                for n in task.instruments}}
     return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
@@ -114,7 +114,7 @@ def task_result(name: str, document: dict, block: dict) -> TaskResult:
                    for v, c in (pct.get("per_variant") or {}).items() if isinstance(c, dict)}
     return TaskResult(
         name=name, version=int(document.get("versions", {}).get(name, config.get("version", 1))),
-        instruments=instruments, variant_set=str(config.get("variants", "")),
+        instruments=instruments, variant_set=str(config.get("variant_set", config.get("variants", ""))),
         forms=list(config.get("forms") or ["original"]),
         seed=int(run["seed"] if run.get("seed") is not None else generation.get("seed", 0)),
         samples_per_prompt=int(run.get("samples_per_prompt") or generation.get("samples", 1)),

@@ -12,12 +12,12 @@ SCORERS: dict[str, str] = {
     "mask_lexicon": "polibench.scoring.mask_lexicon:MaskLexiconScorer",
     "nli": "polibench.scoring.nli:NLIScorer",
     "classifier": "polibench.scoring.classifier:ClassifierScorer",
-    "embedded": "polibench.scoring.default:EmbeddedStanceScorer",
+    "embedded": "polibench.stance.embedded:EmbeddedStanceScorer",
     "judge": "polibench.scoring.judge:JudgeScorer",
 }
 
 # Used by `polibench run` on the embedded model, which must work offline: the MiniLM stance classifier
-# trained on the gold data on first use (polibench.scoring.default).
+# trained on the gold data on first use (polibench.stance.embedded, named by string: the core never imports polibench.stance).
 OFFLINE_DEFAULT = "embedded"
 
 

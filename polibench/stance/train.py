@@ -1,9 +1,9 @@
 """Fine-tune a 4-label stance classifier on ``(statement, response)`` pairs with transformers' Trainer.
 
-Defaults follow Faulborn et al. (shared/reference/faulborn.json): AdamW (betas 0.9/0.999, eps 1e-8),
-learning rate 2e-5, weight decay 0.2, batch size 4, linear schedule with warm-up. Their 1,750 steps over
-1,320 training answers at batch 4 are about 5.3 passes over the data, and their 500 warm-up steps are 2/7
-of training; the scaling rule keeps both ratios for any data size and batch size:
+Defaults follow the stance classifier fine-tuning of Faulborn et al. 2025 (arXiv:2503.16148): AdamW (betas
+0.9/0.999, eps 1e-8), learning rate 2e-5, weight decay 0.2, batch size 4, linear schedule with warm-up.
+Their 1,750 steps over 1,320 training answers at batch 4 are about 5.3 passes over the data, and their
+500 warm-up steps are 2/7 of training; the scaling rule keeps both ratios for any data size and batch size:
 
     steps  = ceil(5.3 * n_train / batch_size)        (1,750 for n_train = 1,320, batch 4)
     warmup = round(steps * 500 / 1750)

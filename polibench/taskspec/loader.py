@@ -72,8 +72,8 @@ class TaskRegistry:
             for inst in task.instruments:
                 if inst not in self.instruments:
                     raise SpecError(path, "instrument", f"one of {sorted(self.instruments)} (got '{inst}')")
-            if task.variants not in self.variant_sets:
-                raise SpecError(path, "variants", f"one of {sorted(self.variant_sets)} (got '{task.variants}')")
+            if task.variant_set not in self.variant_sets:
+                raise SpecError(path, "variant_set", f"one of {sorted(self.variant_sets)} (got '{task.variant_set}')")
             for inst in task.instruments:
                 for form in task.forms:
                     if form == "original":

