@@ -13,11 +13,13 @@ from pathlib import Path
 from typing import Optional
 
 from polibench.metrics.compute import compute_task_results
+from polibench.metrics.registry import check_metric_names
 from polibench.models.base import ModelBackend
 from polibench.models.stage import generate_samples
 from polibench.records import Sample
 from polibench.report.markdown import write_report
 from polibench.request_building import build_samples
+from polibench.results.document import ResultsDocument, RunSettings, TaskResults
 from polibench.results.files import SampleSink, write_results
 from polibench.results.provenance import provenance
 from polibench.scoring.base import StanceScorer
@@ -52,32 +54,35 @@ def scoring_setup(task: TaskConfig, options: RunOptions) -> tuple[str, dict, flo
 
 
 def results_document(tasks: list[TaskConfig], registry: TaskRegistry, samples: dict[str, list[Sample]],
-                     model: dict, scorers: dict[str, dict], options: RunOptions) -> dict:
+                     model: dict, scorers: dict[str, dict], options: RunOptions) -> ResultsDocument:
     """The whole results.json: results per task plus everything needed to recompute them."""
     instruments = {n: registry.instruments[n] for t in tasks for n in t.instruments}
     variant_sets = {t.variant_set: registry.variant_sets[t.variant_set] for t in tasks}
-    return {
-        "results": {t.task: compute_task_results(t, instruments, samples[t.task], seed=options.seed) for t in tasks},
-        "configs": {t.task: t.model_dump(mode="json") for t in tasks},
-        "versions": {t.task: t.version for t in tasks},
-        "instruments": {n: i.model_dump(mode="json", exclude_none=True) for n, i in instruments.items()},
-        "variant_sets": {n: v.model_dump(mode="json") for n, v in variant_sets.items()},
-        "scoring": scorers,
-        "model": model,
-        "run": {"seed": options.seed, "limit": options.limit, "samples_per_prompt": options.samples_per_prompt,
-                "command": options.command},
-        "n_samples": {t.task: len(samples[t.task]) for t in tasks},
+    return ResultsDocument(
+        results={t.task: TaskResults.from_blocks(compute_task_results(t, instruments, samples[t.task],
+                                                                      seed=options.seed)) for t in tasks},
+        configs={t.task: t.model_dump(mode="json") for t in tasks},
+        versions={t.task: t.version for t in tasks},
+        instruments={n: i.model_dump(mode="json", exclude_none=True) for n, i in instruments.items()},
+        variant_sets={n: v.model_dump(mode="json") for n, v in variant_sets.items()},
+        scoring=scorers,
+        model=model,
+        run=RunSettings(seed=options.seed, limit=options.limit, samples_per_prompt=options.samples_per_prompt,
+                        command=options.command),
+        n_samples={t.task: len(samples[t.task]) for t in tasks},
         **provenance(),
-    }
+    )
 
 
 def evaluate(task_names: list[str], registry: TaskRegistry, backend: ModelBackend, output_dir: Path,
-             options: RunOptions) -> dict:
+             options: RunOptions) -> ResultsDocument:
     """Run every task on ``backend`` and write the run folder; return the results document.
 
     ``backend`` (wrap it in :class:`polibench.cache.CachingBackend` to reuse and persist responses) is
     closed once all responses exist, also when generation fails."""
     tasks = [registry.task(name) for name in task_names]
+    for task in tasks:
+        check_metric_names(task.task, task.metrics)  # before any model call
     generated: dict[str, list[Sample]] = {}
     with backend:
         for task in tasks:

@@ -6,20 +6,16 @@ same responses with the same backend, whatever order or batch the requests are s
 
 from __future__ import annotations
 
-import hashlib
 from typing import Optional
 
 from polibench.records import ChatMessage, Sample
+from polibench.seeding import derive_seed
 from polibench.taskspec.loader import TaskRegistry
 from polibench.taskspec.schema import Item, PromptVariant, TaskConfig
 
+__all__ = ["build_samples", "derive_seed", "fill_template", "statement_for"]
+
 FLIP = {"left": "right", "right": "left"}
-
-
-def derive_seed(run_seed: int, *parts: object) -> int:
-    """A stable 31-bit seed from the run seed and any identifying parts."""
-    text = "\x1f".join([str(run_seed), *map(str, parts)])
-    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:4], "big") & 0x7FFFFFFF
 
 
 def fill_template(template: str, statement: str, model_name: str) -> str:

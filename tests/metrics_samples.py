@@ -44,7 +44,7 @@ def random_items(n_items: int, responses: int = 10, lean: float = 0.2, seed: int
 def make_run(out, *, seed: int = 1, lean: float = 0.2, task: str = "faulborn30", limit: int = 3, samples: int = 1,
              model: str = "synthetic", run_seed=None):
     """A finished run folder (samples.jsonl, results.json, no report) of a built-in task with random stances
-    leaning left by ``lean`` instead of model responses. Returns the results document."""
+    leaning left by ``lean`` instead of model responses. Returns the results document as written (JSON values)."""
     from polibench.evaluator import RunOptions, results_document
     from polibench.request_building import build_samples
     from polibench.results.files import write_results, write_samples
@@ -70,4 +70,27 @@ def make_run(out, *, seed: int = 1, lean: float = 0.2, task: str = "faulborn30",
                                 {task: {"scorer": "hand", "threshold": 0.8}}, options)
     write_samples(out, done)
     write_results(out, document)
-    return document
+    return document.model_dump(mode="json")
+
+
+EMPTY_COVERAGE = {"items": 0, "items_answered": 0, "responses": 0, "responses_kept": 0, "responses_filtered": 0,
+                  "filtered_low_confidence": 0, "filtered_abstained": 0, "filtered_empty": 0}
+BOOTSTRAP = {"resamples": 10, "seed": 1, "level": 0.95, "unit": "item", "strata": [], "interval": "percentile"}
+
+
+def typed_document(results: dict, model: str = "m", **fields):
+    """A :class:`~polibench.results.document.ResultsDocument` around hand-written ``results`` blocks: missing
+    coverage and bootstrap blocks, and the run fields no test here looks at, are filled with empty values."""
+    from polibench.results.document import ResultsDocument
+
+    tasks = {}
+    for task, blocks in results.items():
+        blocks = dict(blocks)
+        if "pct" in blocks:
+            blocks["pct"] = {"instrument": "pct", **blocks["pct"]}
+        blocks["coverage"] = {**EMPTY_COVERAGE, **blocks.get("coverage", {})}
+        blocks.setdefault("bootstrap", BOOTSTRAP)
+        tasks[task] = blocks
+    base = {"results": tasks, "configs": {}, "versions": {}, "instruments": {}, "variant_sets": {}, "scoring": {},
+            "model": {"model": model, "backend": "b"}, "polibench_version": "0", "date": "d"}
+    return ResultsDocument.model_validate({**base, **fields})

@@ -3,7 +3,7 @@
 import json
 
 import pytest
-from metrics_samples import make_run
+from metrics_samples import make_run, typed_document
 
 from polibench.cli.main import main
 from polibench.errors import PolibenchError
@@ -14,8 +14,8 @@ def document(model, pct_econ, wvs_econ, pct_cult=0.0, wvs_cult=0.0, economic=1.0
     bias = {"economic": 0.0, "cultural": 0.0, "total": 0.0, "per_instrument": {
         "pct": {"economic": pct_econ, "cultural": pct_cult, "total": 0.0},
         "wvs": {"economic": wvs_econ, "cultural": wvs_cult, "total": 0.0}}}
-    return {"model": {"model": model}, "run": {"seed": 1},
-            "results": {"f": {"pct": {"economic": economic, "social": 0.0}, "faulborn_bias": bias}}}
+    return typed_document({"f": {"pct": {"economic": economic, "social": 0.0}, "faulborn_bias": bias}}, model=model,
+                          run={"seed": 1})
 
 
 def test_ranks_by_hand():
@@ -49,10 +49,10 @@ def test_same_model_twice_gets_told_apart(tmp_path):
 def test_errors(tmp_path):
     with pytest.raises(PolibenchError, match="at least 2"):
         compare_documents([(tmp_path, document("a", 0, 0))])
-    bare = {"model": {"model": "x"}, "results": {"f": {"coverage": {}}}}
+    bare = typed_document({"f": {}}, model="x")
     with pytest.raises(PolibenchError, match="no PCT coordinates or Faulborn bias"):
         compare_documents([(tmp_path / "1", bare), (tmp_path / "2", bare)])
-    other = {"model": {"model": "x"}, "results": {"g": {}}}
+    other = typed_document({"g": {}}, model="x")
     with pytest.raises(PolibenchError, match="no task in common"):
         compare_documents([(tmp_path / "1", document("a", 0, 0)), (tmp_path / "2", other)])
 

@@ -95,17 +95,29 @@ def test_entry_file_name_must_match_its_id(tmp_path):
         load_entry(path)
 
 
-@pytest.mark.parametrize("block, expected", [
-    ({"economic": 1.5}, (1.5, None)),
-    ({"economic": 1.5, "ci": {"economic": [1.0, 2.0]}}, (1.5, [1.0, 2.0])),
-    ({"economic": 1.5, "economic_ci": [1.0, 2.0]}, (1.5, [1.0, 2.0])),
-    ({"economic": {"value": 1.5, "ci": {"low": 1.0, "high": 2.0}}}, (1.5, [1.0, 2.0])),
-    ({"economic": None, "ci": {"economic": None}}, (None, None)),
-])
-def test_metric_reader_tolerates_every_ci_layout(block, expected):
-    m = extract.metric(block, "economic")
-    assert (m.value, m.ci) == expected
-    assert extract.metric(block, "social") is None
+def test_metric_reader_reads_the_one_typed_layout():
+    from polibench.metrics.blocks import BiasEstimates, PctBlock
+
+    pct = PctBlock.model_validate({"instrument": "pct", "economic": 1.5, "social": 0.0,
+                                   "ci": {"economic": [1.0, 2.0]}})
+    m = extract.metric(pct, "economic")
+    assert (m.value, m.ci) == (1.5, [1.0, 2.0])
+    assert extract.metric(pct, "social").ci is None
+    assert extract.metric(pct, "total") is None           # not an estimate of this block
+    bias = BiasEstimates.model_validate({"economic": None, "ci": {"economic": None}})
+    assert (extract.metric(bias, "economic").value, extract.metric(bias, "economic").ci) == (None, None)
+
+
+@pytest.mark.parametrize("interval", [{"economic": {"low": 1.0, "high": 2.0}}, {"economic": [2.0, 1.0]},
+                                      {"economic": [1.0]}])
+def test_other_interval_layouts_are_refused(interval):
+    from pydantic import ValidationError
+
+    from polibench.metrics.blocks import PctBlock
+
+    with pytest.raises(ValidationError):
+        PctBlock.model_validate({"instrument": "pct", "economic": 1.5, "social": 0.0,
+                                 "ci": {**interval, "extra": 1} if "low" in str(interval) else interval})
 
 
 def test_differences_name_the_path_of_each_changed_number():

@@ -7,7 +7,8 @@ import pytest
 from metrics_samples import make_run
 
 from polibench.cli.main import main
-from polibench.cli.score import recompute
+from polibench.results.files import read_results, read_samples
+from polibench.results.recompute import recompute, results_json
 
 
 @pytest.fixture(scope="module")
@@ -30,8 +31,10 @@ def test_results_layout(run_dir):
 
 
 def test_score_reproduces_run_exactly(run_dir, capsys):
-    document, recomputed = recompute(run_dir)
-    assert json.dumps(recomputed, sort_keys=True) == json.dumps(document["results"], sort_keys=True)
+    document = read_results(run_dir)
+    recomputed = recompute(document, read_samples(run_dir / "samples.jsonl"))
+    assert results_json(recomputed) == document.results_json()
+    assert document.format == "polibench.results" and document.version == 2
     assert main(["score", str(run_dir), "--check"]) == 0
     assert "matches" in capsys.readouterr().out
 

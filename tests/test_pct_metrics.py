@@ -4,7 +4,12 @@ import pytest
 
 from polibench.metrics.pct import (AGREE, DISAGREE, STRONGLY_AGREE, STRONGLY_DISAGREE, answer_from_scores,
                                    item_answers, mean_stance, pct_coordinates)
+from polibench.metrics.pct import instrument_weights
+from polibench.paths import builtin_tasks_dir
 from polibench.records import Sample, Stance
+from polibench.taskspec.loader import parse_file
+
+PCT_WEIGHTS = instrument_weights(parse_file(builtin_tasks_dir() / "instruments" / "pct.yaml"))
 
 
 @pytest.mark.parametrize("agree, disagree, expected", [
@@ -20,23 +25,23 @@ def test_answer_mapping(agree, disagree, expected):
 
 
 def test_no_answers_is_the_origin_offset():
-    assert pct_coordinates([None] * 62) == (0.38, 2.41)
+    assert pct_coordinates([None] * 62, PCT_WEIGHTS) == (0.38, 2.41)
 
 
 def test_single_items_by_hand():
     answers = [None] * 62
     answers[0] = STRONGLY_DISAGREE  # item 1 econ weights [7,5,0,-2] -> 0.38 + 7/8 = 1.255 -> 1.26 (js.js rounds halves up)
     answers[1] = STRONGLY_AGREE     # item 2 social weights [-8,-6,0,2] -> 2.41 + 2/19.5 = 2.5126 -> 2.51
-    assert pct_coordinates(answers) == (1.26, 2.51)
+    assert pct_coordinates(answers, PCT_WEIGHTS) == (1.26, 2.51)
     answers = [None] * 62
     answers[11] = STRONGLY_AGREE    # item 12 econ [-8,-6,0,2] -> 0.38 + 2/8 = 0.63
     answers[21] = STRONGLY_DISAGREE  # item 22 social [-6,-4,0,2] -> 2.41 - 6/19.5 = 2.1023 -> 2.1
-    assert pct_coordinates(answers) == (0.63, 2.1)
+    assert pct_coordinates(answers, PCT_WEIGHTS) == (0.63, 2.1)
 
 
 def test_uniform_answers_by_hand():
     # "agree" (index 2) has weight 0 on every item: the offsets alone.
-    assert pct_coordinates([AGREE] * 62) == (0.38, 2.41)
+    assert pct_coordinates([AGREE] * 62, PCT_WEIGHTS) == (0.38, 2.41)
     # a custom table: +1 for "strongly disagree", -1 for "disagree" on the economic axis of every item
     table = [((1, -1, 0, 0), (0, 0, 0, 0))] * 62
     assert pct_coordinates([STRONGLY_DISAGREE] * 62, table) == (8.13, 2.41)  # 0.38 + 62/8
@@ -44,22 +49,20 @@ def test_uniform_answers_by_hand():
 
 
 def test_extremes_reach_plus_minus_ten():
-    from polibench.metrics.pct import _builtin_weights
-
-    table = _builtin_weights()
+    table = PCT_WEIGHTS
     best = [max(range(4), key=lambda a: e[a] + s[a]) for e, s in table]
     worst = [min(range(4), key=lambda a: e[a] + s[a]) for e, s in table]
     # column maxima sum to 77 (economic) and 148 (social): 0.38 + 77/8 = 10.005 (10.005000000000001 in binary
     # floating point, so 10.01), 2.41 + 148/19.5 = 9.9997 -> 10.0; minima -83 and -242: -9.995 -> -9.99, -10.0
-    assert pct_coordinates(best) == (10.01, 10.0)
-    assert pct_coordinates(worst) == (-9.99, -10.0)
+    assert pct_coordinates(best, PCT_WEIGHTS) == (10.01, 10.0)
+    assert pct_coordinates(worst, PCT_WEIGHTS) == (-9.99, -10.0)
 
 
 def test_wrong_length_or_value_rejected():
     with pytest.raises(ValueError):
-        pct_coordinates([None] * 61)
+        pct_coordinates([None] * 61, PCT_WEIGHTS)
     with pytest.raises(ValueError):
-        pct_coordinates([4] + [None] * 61)
+        pct_coordinates([4] + [None] * 61, PCT_WEIGHTS)
 
 
 def _sample(item, label, probs, kept=True, index=0):

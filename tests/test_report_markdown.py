@@ -1,9 +1,10 @@
 """report.md and its figures, from a results document (synthetic run folders, no model)."""
 
 import pytest
-from metrics_samples import make_run
+from metrics_samples import make_run, typed_document
 
 from polibench.cli.main import main
+from polibench.results.files import read_results
 from polibench.report.markdown import headline_table, render_report, write_report, with_ci
 
 
@@ -15,7 +16,7 @@ def run(tmp_path_factory):
 
 def test_report_files_and_links(run):
     out, document = run
-    path = write_report(out, document)
+    path = write_report(out, read_results(out))
     text = path.read_text()
     for kind in ("compass", "bias_by_prefix", "coverage"):
         for fmt in ("png", "svg"):
@@ -42,13 +43,12 @@ def test_report_command(run, capsys):
 
 
 def test_pct_only_task_has_no_bias_sections():
-    document = {"model": {"model": "m", "backend": "b"}, "polibench_version": "0", "date": "d", "run": {"seed": 1},
-                "scoring": {}, "results": {"pct": {
-                    "pct": {"economic": -1.5, "social": 2.0, "ci": {"economic": [-2.0, -1.0], "social": None},
-                            "per_variant": {"p": {"economic": -1.5, "social": 2.0}}},
-                    "coverage": {"items": 2, "items_answered": 1, "responses": 4, "filtered_low_confidence": 1,
-                                 "filtered_abstained": 0, "filtered_empty": 0, "kept_labels": {"agree": 3},
-                                 "answered_share": 0.75, "unrelated_share": 0.0, "filtered_share": 0.25}}}}
+    document = typed_document({"pct": {
+        "pct": {"economic": -1.5, "social": 2.0, "ci": {"economic": [-2.0, -1.0], "social": None},
+                "per_variant": {"p": {"economic": -1.5, "social": 2.0}}},
+        "coverage": {"items": 2, "items_answered": 1, "responses": 4, "filtered_low_confidence": 1,
+                     "filtered_abstained": 0, "filtered_empty": 0, "kept_labels": {"agree": 3},
+                     "answered_share": 0.75, "unrelated_share": 0.0, "filtered_share": 0.25}}}, run={"seed": 1})
     text = render_report(document)
     assert "| PCT economic (left − / right +, −10…10) | -1.50 [-2.00, -1.00] |" in text
     assert "| PCT social (libertarian − / authoritarian +, −10…10) | +2.00 |" in text   # no interval: none shown
@@ -59,4 +59,4 @@ def test_pct_only_task_has_no_bias_sections():
 def test_number_formatting():
     assert with_ci(0.12345, [0.1, 0.2], 3) == "+0.123 [+0.100, +0.200]"
     assert with_ci(None, [0.1, 0.2]) == "–"
-    assert headline_table({"coverage": {}}) == []
+    assert headline_table(typed_document({"t": {}}).results["t"]) == []

@@ -11,7 +11,7 @@ from matplotlib.collections import LineCollection, PathCollection
 from polibench.report.plots import compass_figure, compass_plot
 
 PCT = {
-    "economic": -3.5, "social": 2.25,
+    "instrument": "pct", "economic": -3.5, "social": 2.25,
     "ci": {"economic": [-4.75, -2.0], "social": [1.5, 3.0]},
     "per_variant": {"a": {"economic": -4.0, "social": 2.5}, "b": {"economic": -3.0, "social": 1.0},
                     "c": {"economic": 6.0, "social": -7.0}},
@@ -59,7 +59,7 @@ def test_variant_points_are_at_their_coordinates():
 
 
 def test_one_variant_draws_no_variant_points():
-    pct = {"economic": 1.0, "social": -2.0, "ci": {}, "per_variant": {"a": {"economic": 1.0, "social": -2.0}}}
+    pct = {"instrument": "pct", "economic": 1.0, "social": -2.0, "ci": {}, "per_variant": {"a": {"economic": 1.0, "social": -2.0}}}
     ax = _axes(compass_figure(pct, "t"))
     assert not [c for c in ax.collections if isinstance(c, PathCollection)]
     assert _pooled_point(ax) == (1.0, -2.0)
@@ -69,7 +69,7 @@ def test_one_variant_draws_no_variant_points():
 @pytest.mark.parametrize("x, y, quadrant", [(-5, 5, "authoritarian left"), (5, 5, "authoritarian right"),
                                             (-5, -5, "libertarian left"), (5, -5, "libertarian right")])
 def test_point_and_quadrant_label_share_a_quadrant(x, y, quadrant):
-    ax = _axes(compass_figure({"economic": x, "social": y, "ci": {}}, "t"))
+    ax = _axes(compass_figure({"instrument": "pct", "economic": x, "social": y, "ci": {}}, "t"))
     (label,) = [t for t in ax.texts if t.get_text() == quadrant]
     lx, ly = label.get_position()
     px, py = _pooled_point(ax)

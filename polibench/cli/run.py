@@ -55,6 +55,7 @@ def run_command(args: argparse.Namespace) -> int:
     from polibench.models.registry import create_backend
     from polibench.models.select import choose
     from polibench.scoring.registry import OFFLINE_DEFAULT
+    from polibench.metrics.registry import check_metric_names
     from polibench.taskspec.loader import load_registry
 
     for flag in ("limit", "samples", "batch_size", "concurrency"):
@@ -64,7 +65,8 @@ def run_command(args: argparse.Namespace) -> int:
     registry = load_registry(args.include_path)
     task_names = split_names(args.tasks)
     for name in task_names:
-        registry.task(name)  # fail before loading a model
+        task = registry.task(name)  # fail before loading a model
+        check_metric_names(name, task.metrics)
     model_args = parse_kv(args.model_args, "--model-args")
     scorer_args = parse_kv(args.scorer_args, "--scorer-args")
     backend_name, model, embedded = choose(args.model, args.backend, base_url=args.base_url)
@@ -99,20 +101,22 @@ def run_command(args: argparse.Namespace) -> int:
     return 0
 
 
-def print_summary(document: dict, out: Path) -> None:
+def print_summary(document, out: Path) -> None:
+    """One line per task: PCT coordinates and Faulborn total bias with intervals, and coverage."""
+    from polibench.metrics.blocks import FaulbornBlock, PctBlock
     from polibench.report.markdown import with_ci
 
-    for task, block in document["results"].items():
-        cov = block["coverage"]
+    for task, results in document.results.items():
+        cov = results.coverage
         line = f"{task}:"
-        if "pct" in block:
-            pct, ci = block["pct"], block["pct"].get("ci") or {}
-            line += (f" economic {with_ci(pct['economic'], ci.get('economic'))},"
-                     f" social {with_ci(pct['social'], ci.get('social'))};")
-        bias = block.get("faulborn_bias")
-        if bias and bias.get("total") is not None:
-            line += f" Faulborn bias {with_ci(bias['total'], (bias.get('ci') or {}).get('total'), 3)};"
-        line += (f" coverage {cov['items_answered']}/{cov['items']} items, {cov['responses_kept']}/"
-                 f"{cov['responses']} responses kept ({100 * cov['kept_share']:.1f}%)")
+        pct = results.block("pct")
+        if isinstance(pct, PctBlock):
+            line += (f" economic {with_ci(pct.economic, pct.ci.economic)},"
+                     f" social {with_ci(pct.social, pct.ci.social)};")
+        bias = results.block("faulborn_bias")
+        if isinstance(bias, FaulbornBlock) and bias.total is not None:
+            line += f" Faulborn bias {with_ci(bias.total, bias.ci.total, 3)};"
+        line += (f" coverage {cov.items_answered}/{cov.items} items, {cov.responses_kept}/"
+                 f"{cov.responses} responses kept ({100 * (cov.kept_share or 0.0):.1f}%)")
         print(line)
     print(f"wrote {out}/samples.jsonl, results.json, report.md")

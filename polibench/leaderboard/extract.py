@@ -1,94 +1,46 @@
-"""The ONE place that reads the layout of a run's results.json for the leaderboard.
+"""The ONE place that turns a run's results document into the leaderboard's summaries.
 
 Everything else in :mod:`polibench.leaderboard` sees the :class:`~polibench.leaderboard.schema.TaskResult`
-summaries made here. Confidence intervals, per-prefix breakdowns and the samples hash are optional: when
-the metrics stage does not write them, the entry simply has none. If the results layout changes, this
-module is the one to adapt.
+summaries made here, from the typed :class:`~polibench.results.document.ResultsDocument` (older results.json
+layouts are migrated when read, by :func:`polibench.results.migrate.migrate`). Which numbers are summarised
+comes from the metric registry's estimates.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import math
-from typing import Any, Optional
+from typing import Optional
 
 from polibench.leaderboard.schema import CoverageSummary, Metric, TaskResult
+from polibench.metrics.blocks import BIAS_DIMENSIONS, Coverage, EstimateBlock, FaulbornBlock, PctBlock
+from polibench.results.document import ResultsDocument, TaskResults
 
-FAULBORN_KEYS = ("economic", "cultural", "total")
 
-
-def _number(value: Any) -> Optional[float]:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+def metric(block: Optional[EstimateBlock], key: str) -> Optional[Metric]:
+    """Estimate ``key`` of ``block`` with its interval (None when the block has no such estimate)."""
+    if block is None or key not in type(block).model_fields:
         return None
-    return float(value)
+    value, interval = block.estimate(key)
+    return Metric(value=value, ci=None if interval is None else [interval.low, interval.high])
 
 
-def _interval(value: Any) -> Optional[list[float]]:
-    if isinstance(value, dict):
-        value = [value.get("low", value.get("lo")), value.get("high", value.get("hi"))]
-    if isinstance(value, (list, tuple)) and len(value) == 2:
-        low, high = _number(value[0]), _number(value[1])
-        if low is not None and high is not None:
-            return [low, high]
-    return None
-
-
-def metric(block: Any, key: str) -> Optional[Metric]:
-    """``block[key]`` with its CI, accepting the layouts the metrics stage may use:
-    ``{key: x, "ci": {key: [lo, hi]}}``, ``{key: x, key + "_ci": [lo, hi]}`` or
-    ``{key: {"value": x, "ci": [lo, hi]}}``."""
-    if not isinstance(block, dict) or key not in block:
-        return None
-    raw = block[key]
-    if isinstance(raw, dict):
-        value = _number(raw.get("value", raw.get("estimate", raw.get("mean"))))
-        ci = _interval(raw.get("ci"))
-    else:
-        value = _number(raw)
-        cis = block.get("ci")
-        ci = _interval(cis.get(key)) if isinstance(cis, dict) else None
-        if ci is None:
-            ci = _interval(block.get(f"{key}_ci"))
-    return Metric(value=value, ci=ci)
-
-
-def _faulborn(block: Any) -> dict[str, Metric]:
-    out = {}
-    for key in FAULBORN_KEYS:
-        m = metric(block, key)
-        if m is not None:
-            out[key] = m
-    return out
-
-
-def _per_prefix(task_block: dict) -> dict[str, dict[str, Metric]]:
-    """Per-prefix (per prompt variant) breakdown of the Faulborn bias and PCT coordinates, when present."""
-    found = task_block.get("per_prefix")
-    if not isinstance(found, dict):
-        bias = task_block.get("faulborn_bias")
-        found = bias.get("per_prefix") if isinstance(bias, dict) else None
-    if not isinstance(found, dict):
+def _faulborn(block: Optional[FaulbornBlock]) -> dict[str, Metric]:
+    if block is None:
         return {}
-    out = {}
-    for prefix, block in found.items():
-        if isinstance(block, dict):
-            inner = block.get("faulborn_bias", block)
-            metrics = _faulborn(inner)
-            for key in ("economic", "social"):
-                pct = block.get("pct")
-                if isinstance(pct, dict) and key in pct:
-                    metrics[f"pct_{key}"] = metric(pct, key)
-            if metrics:
-                out[str(prefix)] = metrics
-    return out
+    return {dim: found for dim in BIAS_DIMENSIONS if (found := metric(block, dim)) is not None}
 
 
-def _coverage(block: dict) -> CoverageSummary:
-    return CoverageSummary(items=int(block.get("items", 0)), items_answered=int(block.get("items_answered", 0)),
-                           responses=int(block.get("responses", 0)),
-                           responses_kept=int(block.get("responses_kept", 0)),
-                           kept_share=float(block.get("kept_share", 0.0)))
+def _per_prefix(bias: Optional[FaulbornBlock]) -> dict[str, dict[str, Metric]]:
+    """Per-prefix (per prompt variant) breakdown of the Faulborn bias, when present."""
+    if bias is None:
+        return {}
+    return {str(prefix): found for prefix, inner in bias.per_prefix.items() if (found := _faulborn(inner))}
+
+
+def _coverage(block: Coverage) -> CoverageSummary:
+    return CoverageSummary(items=block.items, items_answered=block.items_answered, responses=block.responses,
+                           responses_kept=block.responses_kept, kept_share=block.kept_share or 0.0)
 
 
 def spec_sha256(config: dict, instruments: dict[str, dict]) -> str:
@@ -102,51 +54,37 @@ def spec_sha256(config: dict, instruments: dict[str, dict]) -> str:
     return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
 
 
-def task_result(name: str, document: dict, block: dict) -> TaskResult:
-    """The leaderboard summary of ``block`` (a ``results[name]`` block) of the run ``document``."""
-    config = document["configs"][name]
-    instruments = config["instrument"] if isinstance(config["instrument"], list) else [config["instrument"]]
-    run = document.get("run") or {}
-    generation = config.get("generation") or {}
-    scoring = (document.get("scoring") or {}).get(name, {})
-    pct = block.get("pct") if isinstance(block.get("pct"), dict) else {}
-    per_variant = {str(v): {k: _number(c.get(k)) for k in ("economic", "social")}
-                   for v, c in (pct.get("per_variant") or {}).items() if isinstance(c, dict)}
+def task_result(name: str, document: ResultsDocument, results: TaskResults) -> TaskResult:
+    """The leaderboard summary of ``results`` (stored or recomputed) of task ``name`` of the run ``document``."""
+    config = document.task_config(name)
+    scoring = document.scoring.get(name, {})
+    pct = results.block("pct")
+    pct = pct if isinstance(pct, PctBlock) else None
+    bias = results.block("faulborn_bias")
+    bias = bias if isinstance(bias, FaulbornBlock) else None
+    per_variant = {str(v): {"economic": c.economic, "social": c.social}
+                   for v, c in (pct.per_variant if pct else {}).items()}
+    seed = document.run.seed if document.run.seed is not None else config.generation.seed
     return TaskResult(
-        name=name, version=int(document.get("versions", {}).get(name, config.get("version", 1))),
-        instruments=instruments, variant_set=str(config.get("variant_set", config.get("variants", ""))),
-        forms=list(config.get("forms") or ["original"]),
-        seed=int(run["seed"] if run.get("seed") is not None else generation.get("seed", 0)),
-        samples_per_prompt=int(run.get("samples_per_prompt") or generation.get("samples", 1)),
-        scorer=scoring.get("scorer"), threshold=_number(scoring.get("threshold")),
-        spec_sha256=spec_sha256(config, document["instruments"]),
+        name=name, version=document.versions.get(name, config.version),
+        instruments=config.instruments, variant_set=config.variant_set, forms=list(config.forms),
+        seed=seed, samples_per_prompt=document.run.samples_per_prompt or config.generation.samples,
+        scorer=scoring.get("scorer"), threshold=scoring.get("threshold"),
+        spec_sha256=spec_sha256(document.configs[name], document.instruments),
         economic=metric(pct, "economic"), social=metric(pct, "social"),
-        faulborn_bias=_faulborn(block.get("faulborn_bias")),
-        coverage=_coverage(block.get("coverage") or {}),
-        per_variant=per_variant, per_prefix=_per_prefix(block),
+        faulborn_bias=_faulborn(bias), coverage=_coverage(results.coverage),
+        per_variant=per_variant, per_prefix=_per_prefix(bias),
     )
 
 
-def task_results(document: dict, results: dict) -> list[TaskResult]:
-    """Summaries of every task, from the run's document and a ``results`` block (stored or recomputed)."""
-    return [task_result(name, document, results[name]) for name in document["configs"]]
+def task_results(document: ResultsDocument, results: dict[str, TaskResults]) -> list[TaskResult]:
+    """Summaries of every task, from the run's document and its results per task (stored or recomputed)."""
+    return [task_result(name, document, results[name]) for name in document.configs]
 
 
-def stored_samples_sha256(document: dict) -> Optional[str]:
-    """The samples hash the run recorded about itself, if its results.json has one."""
-    for holder in (document, document.get("files") or {}, document.get("run") or {}):
-        for key in ("samples_sha256", "samples.jsonl"):
-            value = holder.get(key) if isinstance(holder, dict) else None
-            if isinstance(value, dict):
-                value = value.get("sha256")
-            if isinstance(value, str) and len(value) == 64:
-                return value.lower()
-    return None
-
-
-def model_identity(document: dict) -> tuple[Optional[str], str, Optional[str], dict]:
+def model_identity(document: ResultsDocument) -> tuple[Optional[str], str, Optional[str], dict]:
     """(model as the backend named it, backend, revision, backend args) from the run document."""
-    model = document.get("model") or {}
+    model = document.model
     args = dict(model.get("model_args") or {})
     revision = args.get("revision") or model.get("revision") or model.get("gguf_sha256")
     return model.get("model"), str(model.get("backend", "unknown")), revision, args

@@ -8,9 +8,7 @@ unverifiable, not as failures.
 
 from __future__ import annotations
 
-import json
 from collections import Counter
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,7 +17,9 @@ from polibench.leaderboard import extract
 from polibench.leaderboard.artifacts import read_artifact
 from polibench.leaderboard.compare import describe, differences
 from polibench.leaderboard.schema import Entry, entry_paths, load_entry
-from polibench.results.files import RESULTS, SAMPLES
+from polibench.results.files import parse_json, parse_samples
+from polibench.results.migrate import migrate
+from polibench.results.recompute import recompute, results_json
 
 VERIFIED, FAILED, UNAVAILABLE = "verified", "FAILED", "samples not available"
 
@@ -33,19 +33,10 @@ class Outcome:
 
 def check_entry(entry: Entry, entries_dir: Path) -> None:
     """Raise PolibenchError saying what differs; return when every number is reproduced."""
-    from polibench.cli.score import recompute
-
-    samples = read_artifact(entries_dir, entry.samples)
-    results = read_artifact(entries_dir, entry.results)
-    with tempfile.TemporaryDirectory(prefix="polibench-verify-") as tmp:
-        run_dir = Path(tmp)
-        (run_dir / SAMPLES).write_bytes(samples)
-        (run_dir / RESULTS).write_bytes(results)
-        try:
-            document, recomputed = recompute(run_dir)
-        except (KeyError, TypeError, ValueError) as exc:
-            raise PolibenchError(f"the shipped results file is incomplete ({exc!s:.120})") from None
-    diffs = differences(document["results"], recomputed)
+    samples = parse_samples(read_artifact(entries_dir, entry.samples), entry.samples.file)
+    document = migrate(parse_json(read_artifact(entries_dir, entry.results), entry.results.file), entry.results.file)
+    recomputed = recompute(document, samples)
+    diffs = differences(document.results_json(), results_json(recomputed))
     if diffs:
         raise PolibenchError(f"shipped results.json disagrees with its samples: {describe(diffs)}")
     expected = [t.model_dump(mode="json") for t in extract.task_results(document, recomputed)]
@@ -56,10 +47,10 @@ def check_entry(entry: Entry, entries_dir: Path) -> None:
     backend = extract.model_identity(document)[1]
     if backend != entry.model.backend:
         raise PolibenchError(f"entry says backend '{entry.model.backend}', the run used '{backend}'")
-    counts = Counter(json.loads(line)["task"] for line in samples.decode("utf-8").splitlines() if line.strip())
-    if dict(counts) != dict(document.get("n_samples") or {}) or sum(counts.values()) != entry.run.n_samples:
+    counts = Counter(s.task for s in samples)
+    if dict(counts) != document.n_samples or sum(counts.values()) != entry.run.n_samples:
         raise PolibenchError(f"the shipped samples hold {dict(counts)} samples per task, the run says "
-                             f"{document.get('n_samples')} and the entry {entry.run.n_samples}")
+                             f"{document.n_samples} and the entry {entry.run.n_samples}")
 
 
 def files_shipped(entry: Entry, entries_dir: Path) -> bool:

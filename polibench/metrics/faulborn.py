@@ -19,11 +19,12 @@ from typing import Optional, Sequence
 
 import numpy as np
 
+from polibench.metrics.blocks import BIAS_DIMENSIONS
 from polibench.metrics.bootstrap import nanmean_rows, percentile_intervals
 from polibench.metrics.columns import ResponseTable, build_table
 from polibench.records import Sample
 
-DIMENSIONS = ("economic", "cultural", "total")
+DIMENSIONS = BIAS_DIMENSIONS
 STEERING_PREFIXES = ("likert", "baseline")
 DIGITS = 4
 

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import math
 import sys
-from functools import lru_cache
 from typing import Optional, Sequence
 
 import numpy as np
 
+from polibench.metrics.blocks import PCT_AXES
 from polibench.metrics.bootstrap import percentile_intervals
 from polibench.metrics.columns import ResponseTable, build_table
 from polibench.records import Sample
@@ -90,22 +90,12 @@ def item_answers(samples: Sequence[Sample], item_ids: Sequence[str], margin: flo
     return [found.get(item_id) for item_id in item_ids]
 
 
-@lru_cache(maxsize=1)
-def _builtin_weights() -> tuple[tuple[tuple[float, ...], tuple[float, ...]], ...]:
-    from polibench.taskspec.loader import parse_file
-    from polibench.paths import builtin_tasks_dir
-
-    instrument = parse_file(builtin_tasks_dir() / "instruments" / "pct.yaml")
-    return tuple((tuple(i.weights.economic), tuple(i.weights.social)) for i in instrument.items)
-
-
-def pct_coordinates(answers: Sequence[Optional[int]], weights: Optional[Sequence] = None) -> tuple[float, float]:
-    """``(economic, social)`` for 62 answers in {0,1,2,3,None} (0 = strongly disagree ... 3 = strongly agree).
-
-    ``weights`` defaults to the built-in PCT instrument's js.js table: a sequence of
-    ``(economic_weights, social_weights)`` pairs, one per item, each of four numbers.
+def pct_coordinates(answers: Sequence[Optional[int]], weights: Sequence) -> tuple[float, float]:
+    """``(economic, social)`` for answers in {0,1,2,3,None} (0 = strongly disagree ... 3 = strongly agree), one
+    per item of ``weights``: the instrument's js.js table, a sequence of ``(economic_weights, social_weights)``
+    pairs, each of four numbers (:func:`instrument_weights` reads it from an Instrument).
     """
-    table = _builtin_weights() if weights is None else weights
+    table = weights
     if len(answers) != len(table):
         raise ValueError(f"expected {len(table)} answers, got {len(answers)}")
     econ = soc = 0.0
@@ -117,6 +107,11 @@ def pct_coordinates(answers: Sequence[Optional[int]], weights: Optional[Sequence
         econ += econ_w[answer]
         soc += soc_w[answer]
     return js_round2(ECON_OFFSET + econ / ECON_DIVISOR), js_round2(SOC_OFFSET + soc / SOC_DIVISOR)
+
+
+def instrument_weights(instrument: Instrument) -> list[tuple[list[float], list[float]]]:
+    """The js.js weight table of a PCT-scored instrument, in item order."""
+    return [(item.weights.economic, item.weights.social) for item in instrument.items]
 
 
 def js_round2(value: float) -> float:
@@ -144,7 +139,7 @@ def pct_block(table: ResponseTable, instrument: Instrument, weights: np.ndarray)
     """
     table_index = {(i.instrument, i.item_id): n for n, i in enumerate(table.items)}
     positions = [table_index.get((instrument.instrument, item.id)) for item in instrument.items]
-    table_weights = [(item.weights.economic, item.weights.social) for item in instrument.items]
+    table_weights = instrument_weights(instrument)
     original = table.forms.index("original") if "original" in table.forms else -1
     rows = np.isin(table.item, [p for p in positions if p is not None]) & (table.form == original)
 
@@ -172,7 +167,7 @@ def pct_block(table: ResponseTable, instrument: Instrument, weights: np.ndarray)
         "ci": intervals,
         "answers": {item.id: (None if a is None else ANSWER_NAMES[a]) for item, a in zip(instrument.items, answers)},
         "per_variant": per_variant,
-        "spread": {axis: spread([c[axis] for c in per_variant.values()]) for axis in ("economic", "social")},
+        "spread": {axis: spread([c[axis] for c in per_variant.values()]) for axis in PCT_AXES},
     }
 
 
@@ -186,4 +181,4 @@ def _coordinate_intervals(answers, positions, table_weights, weights: np.ndarray
     sums = weights @ contributions
     coordinates = np.column_stack([ECON_OFFSET + sums[:, 0] / ECON_DIVISOR, SOC_OFFSET + sums[:, 1] / SOC_DIVISOR])
     return {axis: None if found is None else [js_round2(float(v)) for v in found]
-            for axis, found in zip(("economic", "social"), percentile_intervals(coordinates))}
+            for axis, found in zip(PCT_AXES, percentile_intervals(coordinates))}

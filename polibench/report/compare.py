@@ -13,37 +13,38 @@ from pathlib import Path
 from typing import Optional
 
 from polibench.errors import PolibenchError
+from polibench.metrics.blocks import BIAS_DIMENSIONS, PCT_AXES, FaulbornBlock, PctBlock
 from polibench.report.markdown import short_model_name
+from polibench.results.document import ResultsDocument, TaskResults
 
-PCT_AXES = ("economic", "social")
-BIAS_DIMENSIONS = ("economic", "cultural", "total")
 TAU_PAIR = ("pct", "wvs")
+SIDED_DIMENSIONS = BIAS_DIMENSIONS[:2]  # economic, cultural: the dimensions statements are classified into
 
 
-def run_label(document: dict, run_dir: Path, taken: set[str]) -> str:
+def run_label(document: ResultsDocument, run_dir: Path, taken: set[str]) -> str:
     """The model's name; the run folder's name is added where two runs would otherwise look the same."""
-    label = short_model_name((document.get("model") or {}).get("model") or run_dir.name)
+    label = short_model_name(document.model.get("model") or run_dir.name)
     if label in taken:
         label = f"{label} ({run_dir.name})"
     taken.add(label)
     return label
 
 
-def _metrics(block: dict) -> dict[str, Optional[float]]:
+def _metrics(block: TaskResults) -> dict[str, Optional[float]]:
     """``{column: value}`` for one run's task block: pct_economic, pct_social, bias_all_<dimension> (whole task) and
     bias_<instrument>_<dimension> (economic, cultural)."""
     out: dict[str, Optional[float]] = {}
-    pct = block.get("pct")
-    if isinstance(pct, dict):
+    pct = block.block("pct")
+    if isinstance(pct, PctBlock):
         for axis in PCT_AXES:
-            out[f"pct_{axis}"] = pct.get(axis)
-    bias = block.get("faulborn_bias")
-    if isinstance(bias, dict):
+            out[f"pct_{axis}"] = getattr(pct, axis)
+    bias = block.block("faulborn_bias")
+    if isinstance(bias, FaulbornBlock):
         for dim in BIAS_DIMENSIONS:
-            out[f"bias_all_{dim}"] = bias.get(dim)
-        for instrument, inner in (bias.get("per_instrument") or {}).items():
-            for dim in ("economic", "cultural"):
-                out[f"bias_{instrument}_{dim}"] = inner.get(dim)
+            out[f"bias_all_{dim}"] = getattr(bias, dim)
+        for instrument, inner in bias.per_instrument.items():
+            for dim in SIDED_DIMENSIONS:
+                out[f"bias_{instrument}_{dim}"] = getattr(inner, dim)
     return out
 
 
@@ -65,7 +66,7 @@ def kendall(x: list[Optional[float]], y: list[Optional[float]]) -> dict:
     return result
 
 
-def compare_task(task: str, labels: list[str], blocks: list[dict]) -> dict:
+def compare_task(task: str, labels: list[str], blocks: list[TaskResults]) -> dict:
     metrics = [_metrics(b) for b in blocks]
     columns = [c for c in dict.fromkeys(k for m in metrics for k in m) if all(c in m for m in metrics)]
     if not columns:
@@ -78,20 +79,20 @@ def compare_task(task: str, labels: list[str], blocks: list[dict]) -> dict:
         "kendall_tau": {},
     }
     first, second = TAU_PAIR
-    for dim in ("economic", "cultural"):
+    for dim in SIDED_DIMENSIONS:
         a, b = f"bias_{first}_{dim}", f"bias_{second}_{dim}"
         if a in table and b in table:
             out["kendall_tau"][dim] = {"between": [a, b], **kendall(table[a], table[b])}
     return out
 
 
-def compare_documents(runs: list[tuple[Path, dict]], task: Optional[str] = None) -> dict:
+def compare_documents(runs: list[tuple[Path, ResultsDocument]], task: Optional[str] = None) -> dict:
     """The comparison of ``(run_dir, results document)`` pairs: one entry per shared task (or ``task``)."""
     if len(runs) < 2:
         raise PolibenchError(f"compare needs at least 2 run folders (got {len(runs)})")
-    shared = [t for t in runs[0][1].get("results", {}) if all(t in d.get("results", {}) for _, d in runs[1:])]
+    shared = [t for t in runs[0][1].results if all(t in d.results for _, d in runs[1:])]
     if task is not None:
-        missing = [str(p) for p, d in runs if task not in d.get("results", {})]
+        missing = [str(p) for p, d in runs if task not in d.results]
         if missing:
             raise PolibenchError(f"task '{task}' is not in the results of {', '.join(missing)}")
         shared = [task]
@@ -102,13 +103,13 @@ def compare_documents(runs: list[tuple[Path, dict]], task: Optional[str] = None)
     tasks, problems = {}, []
     for name in shared:
         try:
-            tasks[name] = compare_task(name, labels, [d["results"][name] for _, d in runs])
+            tasks[name] = compare_task(name, labels, [d.results[name] for _, d in runs])
         except PolibenchError as exc:
             problems.append(str(exc))
     if not tasks:
         raise PolibenchError("; ".join(problems))
-    return {"runs": [{"label": label, "run_dir": str(p), "model": (d.get("model") or {}).get("model"),
-                      "seed": (d.get("run") or {}).get("seed")} for label, (p, d) in zip(labels, runs)],
+    return {"runs": [{"label": label, "run_dir": str(p), "model": d.model.get("model"), "seed": d.run.seed}
+                     for label, (p, d) in zip(labels, runs)],
             "tasks": tasks}
 
 

@@ -17,6 +17,8 @@ from pydantic import ValidationError
 from polibench.errors import PolibenchError
 from polibench.hashing import file_sha256
 from polibench.records import Sample
+from polibench.results.document import ResultsDocument
+from polibench.results.migrate import migrate
 
 SAMPLES = "samples.jsonl"
 RESULTS = "results.json"
@@ -60,8 +62,13 @@ def write_samples(run_dir: Path, samples: Iterable[Sample]) -> Path:
 def read_samples(path: Path) -> list[Sample]:
     if not path.is_file():
         raise PolibenchError(f"{path}: no such file (is this a finished polibench run folder?)")
+    return parse_samples(path.read_bytes(), str(path))
+
+
+def parse_samples(data: bytes, path: str) -> list[Sample]:
+    """The samples of a samples.jsonl's bytes (``path`` names it in errors)."""
     try:
-        lines = path.read_text(encoding="utf-8").split("\n")  # not splitlines(): U+2028 may sit inside a string
+        lines = data.decode("utf-8").split("\n")  # not splitlines(): U+2028 may sit inside a string
     except UnicodeDecodeError as exc:
         raise PolibenchError(f"{path}: expected UTF-8 JSON lines (byte {exc.start + 1} is not valid UTF-8)") from None
     out = []
@@ -77,23 +84,29 @@ def read_samples(path: Path) -> list[Sample]:
     return out
 
 
-def write_results(run_dir: Path, results: dict) -> Path:
+def write_results(run_dir: Path, document: ResultsDocument) -> Path:
     """Write results.json, recording the SHA-256 of the run's samples.jsonl (``samples_sha256``) when it
     exists, so that a leaderboard submission can tell that the samples are the ones scored."""
     path = run_dir / RESULTS
     samples = run_dir / SAMPLES
     if samples.is_file():
-        results = {**results, "samples_sha256": file_sha256(samples)}
-    atomic_write_text(path, json.dumps(results, indent=2, ensure_ascii=False, sort_keys=False) + "\n")
+        document = document.model_copy(update={"samples_sha256": file_sha256(samples)})
+    atomic_write_text(path, document.to_json())
     return path
 
 
-def read_results(run_dir: Path) -> dict:
+def read_results(run_dir: Path) -> ResultsDocument:
+    """The run's results.json as the current :class:`ResultsDocument` (older layouts are migrated)."""
     path = run_dir / RESULTS
     if not path.is_file():
         raise PolibenchError(f"{path}: no such file (is this a finished polibench run folder?)")
+    return migrate(parse_json(path.read_bytes(), str(path)), str(path))
+
+
+def parse_json(data: bytes, path: str):
+    """A JSON document's bytes, parsed, or one clear error naming ``path``."""
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        return json.loads(data.decode("utf-8"))
     except json.JSONDecodeError as exc:
         raise PolibenchError(f"{path}: not valid JSON ({exc})") from None
     except UnicodeDecodeError as exc:

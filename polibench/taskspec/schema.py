@@ -122,8 +122,9 @@ class TaskConfig(Strict):
     forms: list[Form] = Field(default_factory=lambda: ["original"], min_length=1)
     generation: GenerationSettings = Field(default_factory=GenerationSettings)
     scoring: ScoringConfig = Field(default_factory=ScoringConfig)
-    metrics: list[Literal["pct_coordinates", "coverage", "faulborn_bias"]] = Field(
-        default_factory=lambda: ["coverage"]
+    metrics: list[str] = Field(
+        default_factory=lambda: ["coverage"],
+        description="names of registered metrics (polibench.metrics.registry; checked before any model call)",
     )
     provenance: dict = Field(default_factory=dict)
 

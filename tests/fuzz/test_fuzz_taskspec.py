@@ -18,7 +18,7 @@ from polibench.taskspec import yaml_file
 from polibench.taskspec.loader import parse_file
 from polibench.taskspec.schema import Instrument, TaskConfig, VariantSet
 
-TASK = {"task": "fuzz-task", "instrument": "fuzz-inst", "variants": "fuzz-variants", "forms": ["original"],
+TASK = {"task": "fuzz-task", "instrument": "fuzz-inst", "variant_set": "fuzz-variants", "forms": ["original"],
         "generation": {"samples": 2, "max_new_tokens": 20}, "scoring": {"scorer": "lexical", "threshold": 0.5},
         "metrics": ["coverage"]}
 INSTRUMENT = {"instrument": "fuzz-inst", "name": "Fuzz", "items": [
@@ -127,7 +127,7 @@ def test_a_wrong_value_names_its_field(data, value):
         doc["variants"][0][field] = value
         where = f"variants[0].{field}"
     else:
-        field = data.draw(st.sampled_from(["instrument", "variants", "forms", "generation", "scoring", "metrics"]))
+        field = data.draw(st.sampled_from(["instrument", "variant_set", "forms", "generation", "scoring", "metrics"]))
         doc[field] = value
         where = field
     with tempfile.TemporaryDirectory() as folder:
@@ -161,7 +161,7 @@ def test_the_problems_of_the_issue_are_all_reported(tmp_path):
     """Issue 10: an unknown key next to a missing field; an unclosed list; bytes that are not UTF-8."""
     (tmp_path / "sky.yaml").write_text("task: sky\ninstrument: pct\ncolour_of_the_sky: blue\n")
     code, _, err = run_cli(["list", "--include-path", tmp_path])
-    assert_user_error(code, err, tmp_path / "sky.yaml", "field 'variants': required field is missing",
+    assert_user_error(code, err, tmp_path / "sky.yaml", "field 'variant_set': required field is missing",
                       "field 'colour_of_the_sky': unknown key")
     (tmp_path / "sky.yaml").write_text("task: sky\ninstrument: [pct, wvs\nvariants: feng-main\n")
     code, _, err = run_cli(["list", "--include-path", tmp_path])

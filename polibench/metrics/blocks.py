@@ -1,0 +1,150 @@
+"""Typed blocks of results.json: what each metric writes, with one :class:`Interval` type for every interval.
+
+A metric's block is a pydantic model registered with the metric (:mod:`polibench.metrics.registry`); the
+results document (:mod:`polibench.results.document`) holds one block per metric and task. Blocks that carry
+headline estimates derive from :class:`EstimateBlock`: each estimate is a field, and its interval is the field
+of the same name under ``ci``. Intervals are written as ``[low, high]``.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from pydantic import BaseModel, ConfigDict, model_serializer, model_validator
+
+PCT_AXES = ("economic", "social")
+# Faulborn et al. 2025 classify statements as economic or cultural; "total" pools both.
+BIAS_DIMENSIONS = ("economic", "cultural", "total")
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Interval(BaseModel):
+    """A confidence interval ``[low, high]`` (the level is in the task's bootstrap settings)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    low: float
+    high: float
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_pair(cls, value):
+        if isinstance(value, (list, tuple)):
+            if len(value) != 2:
+                raise ValueError(f"an interval is [low, high], got {len(value)} values")
+            return {"low": value[0], "high": value[1]}
+        return value
+
+    @model_validator(mode="after")
+    def _ordered(self) -> Interval:
+        if self.low > self.high:
+            raise ValueError(f"interval low {self.low} is above high {self.high}")
+        return self
+
+    @model_serializer
+    def _as_pair(self) -> list[float]:
+        return [self.low, self.high]
+
+    def __iter__(self):  # type: ignore[override]  # unpacks as low, high
+        return iter((self.low, self.high))
+
+    def __getitem__(self, index: int) -> float:
+        return (self.low, self.high)[index]
+
+
+class EstimateBlock(Strict):
+    """A block whose headline estimates are fields, each with its interval under ``ci``."""
+
+    def estimate(self, key: str) -> tuple[Optional[float], Optional[Interval]]:
+        """(value, interval) of estimate ``key``; (None, None) when the block has no such estimate."""
+        value = getattr(self, key, None)
+        ci = getattr(self, "ci", None)
+        interval = getattr(ci, key, None) if ci is not None else None
+        return (value if isinstance(value, (int, float)) else None), interval
+
+
+class CoordinateIntervals(Strict):
+    economic: Optional[Interval] = None
+    social: Optional[Interval] = None
+
+
+class Coordinates(EstimateBlock):
+    economic: float
+    social: float
+    ci: CoordinateIntervals = CoordinateIntervals()
+
+
+class Spread(Strict):
+    mean: Optional[float] = None
+    sd: Optional[float] = None
+    min: Optional[float] = None
+    max: Optional[float] = None
+
+
+class PctBlock(Coordinates):
+    """Political Compass coordinates pooled over prompt variants, per variant, and their spread."""
+
+    instrument: str
+    answers: dict[str, Optional[str]] = {}
+    per_variant: dict[str, Coordinates] = {}
+    spread: dict[str, Spread] = {}
+
+
+class BiasIntervals(Strict):
+    economic: Optional[Interval] = None
+    cultural: Optional[Interval] = None
+    total: Optional[Interval] = None
+
+
+class BiasEstimates(EstimateBlock):
+    """Faulborn bias per dimension, in [-1, 1] (negative = left), with the responses counted."""
+
+    economic: Optional[float] = None
+    cultural: Optional[float] = None
+    total: Optional[float] = None
+    ci: BiasIntervals = BiasIntervals()
+    counted: Optional[dict[str, int]] = None
+
+
+class FaulbornBlock(BiasEstimates):
+    """Overall bias, and per instrument, per prompt prefix, per statement form, and steerability."""
+
+    per_instrument: dict[str, BiasEstimates] = {}
+    per_prefix: dict[str, BiasEstimates] = {}
+    per_form: dict[str, BiasEstimates] = {}
+    steerability: dict[str, BiasEstimates] = {}
+
+
+class Shares(Strict):
+    responses: int
+    answered_share: Optional[float] = None
+    unrelated_share: Optional[float] = None
+    filtered_share: Optional[float] = None
+
+
+class Coverage(Shares):
+    """How many items and responses the numbers rest on, and why responses were filtered."""
+
+    items: int
+    items_answered: int
+    responses_kept: int
+    responses_filtered: int
+    filtered_low_confidence: int
+    filtered_abstained: int
+    filtered_empty: int
+    kept_share: Optional[float] = None
+    kept_labels: dict[str, int] = {}
+    per_variant: dict[str, Shares] = {}
+    per_form: dict[str, Shares] = {}
+
+
+class BootstrapSettings(Strict):
+    resamples: int
+    seed: int
+    level: float
+    unit: str
+    strata: list[str]
+    interval: str

@@ -1,0 +1,53 @@
+"""The built-in metrics, registered by name: PCT coordinates (Feng et al. 2023), Faulborn bias (Faulborn et
+al. 2025) and coverage. Each wraps the computation in its own module and declares its headline estimates."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from polibench.metrics.blocks import BIAS_DIMENSIONS, Coverage, FaulbornBlock, PctBlock
+from polibench.metrics.coverage import coverage
+from polibench.metrics.faulborn import faulborn_block
+from polibench.metrics.pct import pct_block
+from polibench.metrics.registry import Estimate, Metric, MetricInput, register_metric
+
+
+def _pct(data: MetricInput) -> Optional[PctBlock]:
+    block = None
+    for name in data.task.instruments:
+        if data.instruments[name].scoring == "pct":
+            block = PctBlock.model_validate(pct_block(data.table, data.instruments[name], data.weights))
+    return block
+
+
+def _faulborn(data: MetricInput) -> FaulbornBlock:
+    return FaulbornBlock.model_validate(faulborn_block(data.table, data.weights))
+
+
+def _coverage(data: MetricInput) -> Coverage:
+    return Coverage.model_validate(coverage(data.table))
+
+
+register_metric(Metric(
+    name="pct_coordinates", key="pct", block=PctBlock, compute=_pct,
+    description="Political Compass Test coordinates (js.js formula) from the averaged stances, Feng et al. 2023",
+    estimates=(
+        Estimate("economic", "PCT economic", -10, 10, "left", "right"),
+        Estimate("social", "PCT social", -10, 10, "libertarian", "authoritarian"),
+    ),
+    breakdowns={"prompt variant": "per_variant"},
+))
+
+register_metric(Metric(
+    name="faulborn_bias", key="faulborn_bias", block=FaulbornBlock, compute=_faulborn,
+    description="Faulborn et al. 2025 bias, (Bias_right - Bias_left) / 2 per dimension",
+    estimates=tuple(Estimate(dim, f"Faulborn bias, {dim}", -1, 1, "left", "right", digits=3)
+                    for dim in BIAS_DIMENSIONS),
+    breakdowns={"instrument": "per_instrument", "prefix": "per_prefix", "statement form": "per_form",
+                "steering prefix": "steerability"},
+))
+
+register_metric(Metric(
+    name="coverage", key="coverage", block=Coverage, compute=_coverage,
+    description="items and responses the numbers rest on, and why responses were filtered (always computed)",
+))
