@@ -40,7 +40,7 @@ def synthetic_runs(seed: int):
     template = build_samples(task, registry, samples_per_prompt=SAMPLES_PER_PROMPT)
     rng = random.Random(seed)
     runs = []
-    for model in range(MODELS):
+    for _model in range(MODELS):
         lean = rng.uniform(-0.3, 0.3)
         scored = []
         for s in template:

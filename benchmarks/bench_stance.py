@@ -25,9 +25,9 @@ def main() -> None:
 
     if args.threads:
         torch.set_num_threads(args.threads)
-    from polibench.stance.embedded import EmbeddedStanceScorer, ensure_default_checkpoint
     from polibench.scoring.registry import create_scorer
     from polibench.stance.data import load_examples
+    from polibench.stance.embedded import EmbeddedStanceScorer, ensure_default_checkpoint
     from polibench.stance.evaluate import evaluate_scorer, row_at
     from polibench.stance.train import read_metadata
 

@@ -21,7 +21,7 @@ class SpecError(PolibenchError):
     pair found in the file (a file with several mistakes reports them all in one message).
     """
 
-    def __init__(self, path: str, field: str, expected: str, problems: "list[tuple[str, str]] | None" = None):
+    def __init__(self, path: str, field: str, expected: str, problems: list[tuple[str, str]] | None = None):
         self.path, self.field, self.expected = path, field, expected
         self.problems = list(problems) if problems else [(field, expected)]
         if len(self.problems) == 1:
@@ -32,7 +32,7 @@ class SpecError(PolibenchError):
         super().__init__(message)
 
     @classmethod
-    def from_problems(cls, path: str, problems: "list[tuple[str, str]]") -> "SpecError":
+    def from_problems(cls, path: str, problems: list[tuple[str, str]]) -> SpecError:
         """One error for every problem in a file (``problems`` must not be empty)."""
         field, expected = problems[0]
         return cls(path, field, expected, problems)

@@ -22,7 +22,7 @@ os.environ.setdefault("POLIBENCH_CACHE", tempfile.mkdtemp(prefix="polibench-test
 # (node id prefix, text the skip reason must contain, why CI may skip it). Keep this list short: every entry
 # is a test that CI never runs. Mirrored in docs/testing.md.
 ALLOWED_SKIPS: tuple[tuple[str, str, str], ...] = (
-    ("tests/test_backend_vllm", "needs a GPU",
+    ("tests/models/test_backend_vllm", "needs a GPU",
      "the real vLLM engine only runs on a CUDA GPU and CI has none (the fake-vllm adapter tests still run)"),
 )
 

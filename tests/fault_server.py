@@ -260,7 +260,7 @@ class FaultServer:
     def base_url(self) -> str:
         return f"http://127.0.0.1:{self.port}/v1"
 
-    def start(self) -> "FaultServer":
+    def start(self) -> FaultServer:
         self.thread.start()
         return self
 
@@ -271,7 +271,7 @@ class FaultServer:
     def stats(self) -> dict:
         return self.state.stats()
 
-    def __enter__(self) -> "FaultServer":
+    def __enter__(self) -> FaultServer:
         return self.start()
 
     def __exit__(self, *exc) -> None:

@@ -126,7 +126,7 @@ class ResponseCache:
     def close(self) -> None:
         self.db.close()
 
-    def __enter__(self) -> "ResponseCache":
+    def __enter__(self) -> ResponseCache:
         return self
 
     def __exit__(self, *exc) -> None:

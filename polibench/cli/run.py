@@ -52,10 +52,10 @@ def run_command(args: argparse.Namespace) -> int:
     from polibench.cache import CachingBackend, ResponseCache
     from polibench.errors import PolibenchError
     from polibench.evaluator import RunOptions, evaluate
+    from polibench.metrics.registry import check_metric_names
     from polibench.models.registry import create_backend
     from polibench.models.select import choose
     from polibench.scoring.registry import OFFLINE_DEFAULT
-    from polibench.metrics.registry import check_metric_names
     from polibench.taskspec.loader import load_registry
 
     for flag in ("limit", "samples", "batch_size", "concurrency"):

@@ -72,7 +72,7 @@ class Item:
                 "members": self.members}
 
     @classmethod
-    def from_json(cls, row: dict) -> "Item":
+    def from_json(cls, row: dict) -> Item:
         return cls(id=str(row["id"]), text=row["text"], label=int(row["label"]), groups=row.get("groups") or {},
                    members=row.get("members") or {})
 

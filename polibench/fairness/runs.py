@@ -30,7 +30,7 @@ class SeedRun:
     groups: dict[str, list]
     members: dict[str, list]
 
-    def reordered(self, ids: list[str]) -> "SeedRun":
+    def reordered(self, ids: list[str]) -> SeedRun:
         """The same run with items in the order of ``ids`` (which must be the same set)."""
         if ids == self.ids:
             return self

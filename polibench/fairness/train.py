@@ -72,7 +72,7 @@ class TrainSettings:
                 raise PolibenchError(f"fairness train: {message}")
 
     @classmethod
-    def from_task(cls, task: FairnessTask, **overrides) -> "TrainSettings":
+    def from_task(cls, task: FairnessTask, **overrides) -> TrainSettings:
         base = task.train.model_dump()
         base.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**base)

@@ -48,7 +48,7 @@ class Interval(BaseModel):
     def _as_pair(self) -> list[float]:
         return [self.low, self.high]
 
-    def __iter__(self):  # type: ignore[override]  # unpacks as low, high
+    def __iter__(self):  # unpacks as low, high
         return iter((self.low, self.high))
 
     def __getitem__(self, index: int) -> float:

@@ -111,7 +111,10 @@ def pct_coordinates(answers: Sequence[Optional[int]], weights: Sequence) -> tupl
 
 def instrument_weights(instrument: Instrument) -> list[tuple[list[float], list[float]]]:
     """The js.js weight table of a PCT-scored instrument, in item order."""
-    return [(item.weights.economic, item.weights.social) for item in instrument.items]
+    missing = [item.id for item in instrument.items if item.weights is None]
+    if missing:
+        raise ValueError(f"instrument '{instrument.instrument}': items without js.js weights: {missing[:5]}")
+    return [(item.weights.economic, item.weights.social) for item in instrument.items if item.weights is not None]
 
 
 def js_round2(value: float) -> float:
@@ -153,7 +156,7 @@ def pct_block(table: ResponseTable, instrument: Instrument, weights: np.ndarray)
     intervals = _coordinate_intervals(answers, positions, table_weights, weights)
     by_variant = stance_means(table, rows, table.variant, len(table.variants))
     asked = np.bincount(table.variant[rows], minlength=len(table.variants)) > 0
-    per_variant = {}
+    per_variant: dict[str, dict] = {}
     for column, name in enumerate(table.variants):
         if asked[column]:
             variant_answers = answers_for(*by_variant, column)

@@ -120,7 +120,7 @@ class LlamaCppBackend(StreamingBackend):
         for prompt, choices in zip(prompts, options):
             context, templated = self.render(prompt)
 
-            def encode(text: str) -> list[int]:
+            def encode(text: str, templated: bool = templated) -> list[int]:
                 return llm.tokenize(text.encode("utf-8"), add_bos=not templated, special=True)
 
             def encode_option(text: str) -> list[int]:

@@ -10,8 +10,7 @@ import os
 from pathlib import Path
 from typing import Optional
 
-from polibench.metrics.blocks import (BIAS_DIMENSIONS, BiasEstimates, Coverage, FaulbornBlock, Interval, PctBlock,
-                                      Shares)
+from polibench.metrics.blocks import BIAS_DIMENSIONS, BiasEstimates, Coverage, FaulbornBlock, Interval, PctBlock, Shares
 from polibench.metrics.registry import get_metric
 
 FORMATS = ("png", "svg")

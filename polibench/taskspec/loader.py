@@ -54,16 +54,21 @@ class TaskRegistry:
 
     def add(self, spec: BaseModel, path: Path) -> None:
         if isinstance(spec, Instrument):
-            kind, name, table = "instrument", spec.instrument, self.instruments
+            self.instruments[self._claim("instrument", spec.instrument, path)] = spec
         elif isinstance(spec, VariantSet):
-            kind, name, table = "variant_set", spec.variant_set, self.variant_sets
+            self.variant_sets[self._claim("variant_set", spec.variant_set, path)] = spec
+        elif isinstance(spec, TaskConfig):
+            self.tasks[self._claim("task", spec.task, path)] = spec
         else:
-            kind, name, table = "task", spec.task, self.tasks
+            raise TypeError(f"not a task, instrument or variant set: {type(spec).__name__}")
+
+    def _claim(self, kind: str, name: str, path: Path) -> str:
+        """Record that ``path`` defines the ``kind`` called ``name``; one clear error if another file did."""
         if (kind, name) in self.sources:
             raise SpecError(str(path), kind, f"a unique name; '{name}' is already defined in "
                                              f"{self.sources[(kind, name)]}")
-        table[name] = spec
         self.sources[(kind, name)] = path
+        return name
 
     def check_references(self) -> None:
         """Every task must name instruments and a variant set that exist."""

@@ -10,7 +10,7 @@ from typing import Literal, Optional
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from polibench.records import Dimension, Form, GenerationSettings, Side
+from polibench.records import Dimension, Form, GenerationSettings, Side, StanceLabel
 
 
 class Strict(BaseModel):
@@ -104,9 +104,8 @@ class ScoringConfig(Strict):
     scorer: str = Field("nli", description="stance scorer name (`polibench list` shows them)")
     scorer_args: dict = Field(default_factory=dict)
     threshold: float = Field(0.9, ge=0.0, le=1.0, description="drop stances below this confidence")
-    labels: list[Literal["agree", "disagree", "neutral", "unrelated"]] = Field(
-        default_factory=lambda: ["agree", "disagree"], min_length=2
-    )
+    labels: list[StanceLabel] = Field(default_factory=lambda: list[StanceLabel](["agree", "disagree"]),
+                                      min_length=2)
 
 
 class TaskConfig(Strict):
@@ -119,7 +118,7 @@ class TaskConfig(Strict):
     # shipped leaderboard entries keep their spec_sha256.
     variant_set: str = Field(..., validation_alias=AliasChoices("variant_set", "variants"),
                              serialization_alias="variants", description="name of a variant set")
-    forms: list[Form] = Field(default_factory=lambda: ["original"], min_length=1)
+    forms: list[Form] = Field(default_factory=lambda: list[Form](["original"]), min_length=1)
     generation: GenerationSettings = Field(default_factory=GenerationSettings)
     scoring: ScoringConfig = Field(default_factory=ScoringConfig)
     metrics: list[str] = Field(

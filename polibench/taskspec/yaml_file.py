@@ -116,7 +116,7 @@ def _shown(value: Any) -> str:
     return text if len(text) <= MAX_SHOWN else text[:MAX_SHOWN - 3] + "..."
 
 
-def describe(error: dict) -> str:
+def describe(error: Any) -> str:
     """What one pydantic error expected, in words, with the wrong value quoted (shortened) when it is scalar."""
     kind = error["type"]
     if kind == "extra_forbidden":

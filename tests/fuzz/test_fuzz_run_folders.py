@@ -27,7 +27,7 @@ def good(tmp_path_factory):
     """One finished run, a second run to compare with, and an entries folder holding the first."""
     base = tmp_path_factory.mktemp("fuzz-runs")
     run = make_run(base / "run-a")
-    other = make_run(base / "run-b", model="org/other-model", shift=1)
+    make_run(base / "run-b", model="org/other-model", shift=1)
     code, _, err = run_cli(["submit", run, "--entries", base / "entries", "--allow-partial"])
     assert code == 0, err
     return base

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("openai")
-sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(0, str(Path(__file__).parent.parent))
 from llama_server import llama_server, server_available  # noqa: E402
 
 from polibench.cli.main import main  # noqa: E402

@@ -2,9 +2,17 @@
 
 import pytest
 
-from polibench.metrics.pct import (AGREE, DISAGREE, STRONGLY_AGREE, STRONGLY_DISAGREE, answer_from_scores,
-                                   item_answers, mean_stance, pct_coordinates)
-from polibench.metrics.pct import instrument_weights
+from polibench.metrics.pct import (
+    AGREE,
+    DISAGREE,
+    STRONGLY_AGREE,
+    STRONGLY_DISAGREE,
+    answer_from_scores,
+    instrument_weights,
+    item_answers,
+    mean_stance,
+    pct_coordinates,
+)
 from polibench.paths import builtin_tasks_dir
 from polibench.records import Sample, Stance
 from polibench.taskspec.loader import parse_file

@@ -13,7 +13,7 @@ import pytest
 
 pytest.importorskip("openai")
 
-sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(0, str(Path(__file__).parent.parent))
 from fault_server import KINDS, FaultServer, request_key  # noqa: E402
 
 from polibench.cli.main import main  # noqa: E402

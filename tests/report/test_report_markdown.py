@@ -4,8 +4,8 @@ import pytest
 from metrics_samples import make_run, typed_document
 
 from polibench.cli.main import main
+from polibench.report.markdown import headline_table, render_report, with_ci, write_report
 from polibench.results.files import read_results
-from polibench.report.markdown import headline_table, render_report, write_report, with_ci
 
 
 @pytest.fixture(scope="module")

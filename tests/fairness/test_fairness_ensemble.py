@@ -2,11 +2,11 @@
 
 import numpy as np
 import pytest
+from fairness_helpers import rows_from, write_run
 
 from polibench.errors import PolibenchError
 from polibench.fairness.ensemble import average_probs, build_ensemble, table6
 from polibench.fairness.runs import collect
-from fairness_helpers import rows_from, write_run
 
 GROUPINGS = {"g": ["x", "y"]}
 

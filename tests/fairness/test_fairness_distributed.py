@@ -30,7 +30,7 @@ def test_two_process_torchrun_writes_one_complete_run(tmp_path):
                  str(data_dir), "--no-progress"]) == 0
     model = tiny_nli_model(tmp_path / "tiny-bert")
     env = {**os.environ, "OMP_NUM_THREADS": "1", "HF_HUB_OFFLINE": "1", "POLIBENCH_CACHE": str(tmp_path / "cache"),
-           "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+           "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
     proc = subprocess.run(
         [sys.executable, "-m", "torch.distributed.run", "--nproc_per_node", "2", "--master_addr", "127.0.0.1",
          "--master_port", str(free_port()), "-m", "polibench", "fairness", "train", "--model", str(model),

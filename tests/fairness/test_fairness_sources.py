@@ -48,7 +48,7 @@ def test_the_ten_outlets_of_feng_et_al_with_their_leaning():
     import json
     from pathlib import Path
 
-    reference = Path(__file__).resolve().parents[1].parent / "shared" / "reference" / "feng2023.json"
+    reference = Path(__file__).resolve().parents[2].parent / "shared" / "reference" / "feng2023.json"
     expected = ["HP", "NYT", "CNN", "NPR", "Guard", "Fox", "WaEx", "BBart", "WaT", "NR"]
     if reference.is_file():
         expected = list(json.loads(reference.read_text())["downstream"]["misinformation_sources"])

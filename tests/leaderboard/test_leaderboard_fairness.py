@@ -130,7 +130,7 @@ def test_build_refuses_a_tampered_submission_with_verify(tmp_path):
 def test_the_shipped_leaderboard_verifies(capsys):
     from pathlib import Path
 
-    root = Path(__file__).resolve().parents[1] / "leaderboard"
+    root = Path(__file__).resolve().parents[2] / "leaderboard"
     assert main(["leaderboard", "verify", str(root / "entries"), "--fairness", str(root / "fairness"),
                  "--strict"]) == 0
     out = capsys.readouterr().out

@@ -89,7 +89,7 @@ def test_old_samples_with_fills_in_the_text_are_read_and_scored_the_same(tmp_pat
 
 
 def test_lexicons_are_feng_et_al():
-    candidates = [Path(__file__).resolve().parents[2] / "shared" / "reference" / "feng2023.json",
+    candidates = [Path(__file__).resolve().parents[3] / "shared" / "reference" / "feng2023.json",
                   Path("/work/shared/reference/feng2023.json")]
     path = next((p for p in candidates if p.is_file()), None)
     if path is None:

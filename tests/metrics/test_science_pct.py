@@ -13,7 +13,7 @@ from polibench.metrics.pct import answer_from_scores, js_round2, pct_coordinates
 from polibench.taskspec.loader import parse_file
 
 SD, D, A, SA = 0, 1, 2, 3  # js.js answer order: strongly disagree, disagree, agree, strongly agree
-PCT_YAML = Path(__file__).resolve().parents[1] / "tasks" / "instruments" / "pct.yaml"
+PCT_YAML = Path(__file__).resolve().parents[2] / "tasks" / "instruments" / "pct.yaml"
 TINY = 1e-9
 
 

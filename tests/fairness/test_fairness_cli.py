@@ -9,6 +9,7 @@ from fairness_helpers import toy_runs
 
 from polibench.cli.main import main
 
+
 @pytest.fixture()
 def runs(tmp_path):
     return toy_runs(tmp_path / "runs")

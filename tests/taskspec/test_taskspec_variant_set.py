@@ -12,7 +12,7 @@ from polibench.leaderboard.extract import spec_sha256
 from polibench.taskspec.loader import load_registry, parse_file
 from polibench.taskspec.schema import TaskConfig
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 TASK = "task: mini\ninstrument: pct\n{key}: feng-stability\nscoring: {{scorer: lexical}}\n"
 
 

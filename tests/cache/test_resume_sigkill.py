@@ -15,7 +15,7 @@ import pytest
 
 pytest.importorskip("openai")
 
-sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(0, str(Path(__file__).parent.parent))
 from fault_server import FaultServer  # noqa: E402
 
 N_REQUESTS = 36  # 12 PCT items x 1 variant x 3 samples

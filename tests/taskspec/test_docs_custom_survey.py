@@ -9,7 +9,7 @@ import pytest
 
 from polibench.cli.main import main
 
-DOC = Path(__file__).resolve().parents[1] / "docs" / "instruments.md"
+DOC = Path(__file__).resolve().parents[2] / "docs" / "instruments.md"
 
 
 def documented_files() -> dict[str, str]:
