@@ -1,4 +1,4 @@
-"""polibench: measure where language models sit on the economic and social/cultural axes.
+"""polibench: measure where language models sit on the economic and social axes.
 
 Stages, one module or subpackage each, joined by the typed record in :mod:`polibench.records`:
 task specs (``taskspec``) -> request building (``request_building``) -> model backends (``models``)

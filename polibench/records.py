@@ -11,11 +11,19 @@ from __future__ import annotations
 import json
 from typing import Literal, Optional
 
-from pydantic import BaseModel, ConfigDict, Field, model_serializer, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_serializer, model_validator
 
 StanceLabel = Literal["agree", "disagree", "neutral", "unrelated"]
 Side = Literal["left", "right"]
-Dimension = Literal["economic", "cultural"]
+Dimension = Literal["economic", "social"]
+# Files written before polibench named the social dimension once called it "cultural" (Faulborn et al.'s word);
+# readers map the old name through normalise_dimension, so old samples and task files keep loading.
+LEGACY_DIMENSIONS = {"cultural": "social"}
+
+
+def normalise_dimension(value):
+    """``"cultural"`` (the old name) -> ``"social"``; anything else unchanged (validation happens after)."""
+    return LEGACY_DIMENSIONS.get(value, value) if isinstance(value, str) else value
 Form = Literal["original", "reformulation", "opposite"]
 
 
@@ -153,6 +161,11 @@ class Sample(BaseModel):
         if isinstance(data, dict) and data.get("mask_fills") is None:
             data.pop("mask_fills", None)
         return data
+
+    @field_validator("dimension", mode="before")
+    @classmethod
+    def _dimension_name(cls, value):
+        return normalise_dimension(value)
 
     @property
     def key(self) -> tuple:

@@ -25,7 +25,7 @@ def scored(item: str, side: str, label, *, dimension: str = "economic", instrume
 
 
 def random_items(n_items: int, responses: int = 10, lean: float = 0.2, seed: int = 0,
-                 dimensions=("economic", "cultural")) -> list[Sample]:
+                 dimensions=("economic", "social")) -> list[Sample]:
     """``n_items`` items per dimension, half agree-right and half agree-left, each with ``responses`` random kept
     stances leaning left by ``lean`` (agreeing more with left statements)."""
     rng = random.Random(seed)

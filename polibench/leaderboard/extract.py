@@ -15,6 +15,7 @@ from typing import Optional
 from polibench.leaderboard.schema import CoverageSummary, Metric, TaskResult
 from polibench.metrics.blocks import BIAS_DIMENSIONS, Coverage, EstimateBlock, FaulbornBlock, PctBlock
 from polibench.results.document import ResultsDocument, TaskResults
+from polibench.taskspec.schema import Instrument, TaskConfig
 
 
 def metric(block: Optional[EstimateBlock], key: str) -> Optional[Metric]:
@@ -44,14 +45,23 @@ def _coverage(block: Coverage) -> CoverageSummary:
 
 
 def spec_sha256(config: dict, instruments: dict[str, dict]) -> str:
-    """Hash of a task's config and the instruments it reads, normalised through the task schema."""
-    from polibench.taskspec.schema import Instrument, TaskConfig
+    """Hash of a task's config and the instruments it reads, normalised through the task schema.
 
+    The hash is taken over the spec in its first spelling, so that renames change no hash: the task's variant
+    set under its old key ``variants`` (``by_alias``) and the social dimension under its old name ``cultural``.
+    """
     task = TaskConfig.model_validate(config)
-    payload = {"config": task.model_dump(mode="json", by_alias=True),  # by_alias: the spec hash keeps "variants"
-               "instruments": {n: Instrument.model_validate(instruments[n]).model_dump(mode="json", exclude_none=True)
+    payload = {"config": task.model_dump(mode="json", by_alias=True),
+               "instruments": {n: _first_spelling(Instrument.model_validate(instruments[n])
+                                                  .model_dump(mode="json", exclude_none=True))
                                for n in task.instruments}}
     return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
+
+
+def _first_spelling(instrument: dict) -> dict:
+    items = [{**item, "dimension": "cultural"} if item.get("dimension") == "social" else item
+             for item in instrument.get("items", [])]
+    return {**instrument, "items": items}
 
 
 def task_result(name: str, document: ResultsDocument, results: TaskResults) -> TaskResult:

@@ -12,8 +12,9 @@ from typing import Optional
 from polibench import __version__
 from polibench.leaderboard.charts import PALETTE, bar_chart, compass_point, compass_svg, fmt_metric, spread_chart
 from polibench.leaderboard.schema import Entry, Metric, TaskResult
+from polibench.metrics.blocks import BIAS_DIMENSIONS
 
-FAULBORN = ("economic", "cultural", "total")
+FAULBORN = BIAS_DIMENSIONS
 
 
 def template(name: str) -> Template:
@@ -142,7 +143,7 @@ def _task_section(entry: Entry, task: TaskResult) -> str:
     coverage = (f"{cov.items_answered}/{cov.items} items answered; {cov.responses_kept}/{cov.responses} responses "
                 f"kept ({100 * cov.kept_share:.1f}%)")
     if task.per_prefix:
-        order = ("total", "economic", "cultural")
+        order = ("total", "economic", "social")
         metric_names = sorted({k for v in task.per_prefix.values() for k in v},
                               key=lambda k: (order.index(k) if k in order else len(order), k))
         charts = []

@@ -16,6 +16,7 @@ from typing import Literal, Optional
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from polibench.errors import PolibenchError
+from polibench.records import normalise_dimension
 
 SCHEMA_VERSION = 1
 ENTRY_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,150}$"
@@ -57,10 +58,24 @@ class TaskResult(Strict):
                              description="hash of the task config and instruments the run used")
     economic: Optional[Metric] = Field(None, description="PCT economic coordinate (left - / right +)")
     social: Optional[Metric] = Field(None, description="PCT social coordinate (libertarian - / authoritarian +)")
-    faulborn_bias: dict[str, Metric] = Field(default_factory=dict, description="economic, cultural, total")
+    faulborn_bias: dict[str, Metric] = Field(default_factory=dict, description="economic, social, total")
     coverage: CoverageSummary
     per_variant: dict[str, dict[str, Optional[float]]] = Field(default_factory=dict)
     per_prefix: dict[str, dict[str, Metric]] = Field(default_factory=dict)
+
+    @field_validator("faulborn_bias", mode="before")
+    @classmethod
+    def _social_not_cultural(cls, value):
+        """Entries written before the rename call the social dimension "cultural"."""
+        return {normalise_dimension(k): v for k, v in value.items()} if isinstance(value, dict) else value
+
+    @field_validator("per_prefix", mode="before")
+    @classmethod
+    def _social_not_cultural_per_prefix(cls, value):
+        if not isinstance(value, dict):
+            return value
+        return {p: ({normalise_dimension(k): v for k, v in m.items()} if isinstance(m, dict) else m)
+                for p, m in value.items()}
 
 
 class ModelInfo(Strict):

@@ -13,8 +13,9 @@ from typing import Optional
 from pydantic import BaseModel, ConfigDict, model_serializer, model_validator
 
 PCT_AXES = ("economic", "social")
-# Faulborn et al. 2025 classify statements as economic or cultural; "total" pools both.
-BIAS_DIMENSIONS = ("economic", "cultural", "total")
+# Faulborn et al. 2025 classify statements as economic or cultural (their word; polibench's name is social, the
+# PCT's axis: every PCT statement they call cultural carries only social js.js weights); "total" pools both.
+BIAS_DIMENSIONS = ("economic", "social", "total")
 
 
 class Strict(BaseModel):
@@ -95,7 +96,7 @@ class PctBlock(Coordinates):
 
 class BiasIntervals(Strict):
     economic: Optional[Interval] = None
-    cultural: Optional[Interval] = None
+    social: Optional[Interval] = None
     total: Optional[Interval] = None
 
 
@@ -103,7 +104,7 @@ class BiasEstimates(EstimateBlock):
     """Faulborn bias per dimension, in [-1, 1] (negative = left), with the responses counted."""
 
     economic: Optional[float] = None
-    cultural: Optional[float] = None
+    social: Optional[float] = None
     total: Optional[float] = None
     ci: BiasIntervals = BiasIntervals()
     counted: Optional[dict[str, int]] = None

@@ -71,9 +71,19 @@ class ResponseTable:
 
     def strata(self) -> np.ndarray:
         """Per item, the bootstrap stratum: same instrument, dimension and original side."""
-        keys = [(i.instrument, i.dimension or "", i.side or "") for i in self.items]
+        keys = [(i.instrument, stratum_sort_name(i.dimension), i.side or "") for i in self.items]
         codes = {k: n for n, k in enumerate(sorted(set(keys)))}
         return np.array([codes[k] for k in keys], dtype=np.intp)
+
+
+# Strata (and Faulborn's item blocks) are numbered in sorted order of their names, and the bootstrap draws
+# stratum by stratum in that order. The social dimension was once named "cultural": it keeps that name's place
+# in the order, so the rename changed no resample and no stored interval.
+_SORT_NAME = {"social": "cultural"}
+
+
+def stratum_sort_name(dimension: Optional[str]) -> str:
+    return _SORT_NAME.get(dimension or "", dimension or "")
 
 
 def _pct_shares(label: Optional[str], probs: dict) -> tuple[float, float]:

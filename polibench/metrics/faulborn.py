@@ -21,7 +21,7 @@ import numpy as np
 
 from polibench.metrics.blocks import BIAS_DIMENSIONS
 from polibench.metrics.bootstrap import nanmean_rows, percentile_intervals
-from polibench.metrics.columns import ResponseTable, build_table
+from polibench.metrics.columns import ResponseTable, build_table, stratum_sort_name
 from polibench.records import Sample
 
 DIMENSIONS = BIAS_DIMENSIONS
@@ -86,7 +86,8 @@ class GroupedBias:
                      (table.form, len(table.forms))]
         sums = np.concatenate([side_sums(table, g, n) for g, n in groupings], axis=1)
         self.first_prefix, self.first_form = 1, 1 + len(table.variants)  # group columns: all, prefixes, forms
-        self.blocks = sorted({(i.instrument, i.dimension) for i in table.items}, key=str)
+        self.blocks = sorted({(i.instrument, i.dimension) for i in table.items},
+                             key=lambda block: str((block[0], stratum_sort_name(block[1]) if block[1] else block[1])))
         block_of = np.array([self.blocks.index((i.instrument, i.dimension)) for i in table.items], dtype=np.intp)
         placed = np.zeros((len(table.items), len(self.blocks)) + sums.shape[1:])
         placed[np.arange(len(table.items)), block_of] = sums
@@ -151,7 +152,7 @@ def faulborn_block(table: ResponseTable, weights: np.ndarray) -> dict:
 
 
 def faulborn_bias(samples: Sequence[Sample]) -> dict[str, Optional[float]]:
-    """Point values only (economic, cultural, total) of a list of samples: a convenience for scripts."""
+    """Point values only (economic, social, total) of a list of samples: a convenience for scripts."""
     table = build_table(samples)
     grouped = GroupedBias(table, np.zeros((0, len(table.items))))
     return {d: rounded(grouped.bias(d)[0][0]) for d in DIMENSIONS}

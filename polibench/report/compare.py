@@ -3,7 +3,8 @@
 Reads only results.json documents. For every task the runs share, each run gets a rank (1 = most left, ties
 share the lowest rank) by its PCT coordinates and by its Faulborn bias per dimension on each instrument;
 Kendall's tau (``scipy.stats.kendalltau``, tau-b) between the PCT and the WVS bias rankings, per dimension,
-says how far the two instruments order the models alike (Faulborn et al.: 0.71 economic, 0.6 cultural).
+says how far the two instruments order the models alike (Faulborn et al.: 0.71 economic, 0.6 on the dimension
+they call cultural, polibench's social).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from polibench.report.markdown import short_model_name
 from polibench.results.document import ResultsDocument, TaskResults
 
 TAU_PAIR = ("pct", "wvs")
-SIDED_DIMENSIONS = BIAS_DIMENSIONS[:2]  # economic, cultural: the dimensions statements are classified into
+SIDED_DIMENSIONS = BIAS_DIMENSIONS[:2]  # economic, social: the dimensions statements are classified into
 
 
 def run_label(document: ResultsDocument, run_dir: Path, taken: set[str]) -> str:
@@ -32,7 +33,7 @@ def run_label(document: ResultsDocument, run_dir: Path, taken: set[str]) -> str:
 
 def _metrics(block: TaskResults) -> dict[str, Optional[float]]:
     """``{column: value}`` for one run's task block: pct_economic, pct_social, bias_all_<dimension> (whole task) and
-    bias_<instrument>_<dimension> (economic, cultural)."""
+    bias_<instrument>_<dimension> (economic, social)."""
     out: dict[str, Optional[float]] = {}
     pct = block.block("pct")
     if isinstance(pct, PctBlock):
@@ -115,8 +116,8 @@ def compare_documents(runs: list[tuple[Path, ResultsDocument]], task: Optional[s
 
 def column_title(column: str) -> str:
     """Short table heading: pct_economic -> "PCT econ", bias_all_total -> "bias total",
-    bias_wvs_cultural -> "wvs cult"."""
-    words = column.replace("economic", "econ").replace("cultural", "cult").split("_")
+    bias_wvs_social -> "wvs social"."""
+    words = column.replace("economic", "econ").split("_")
     if words[0] == "pct":
         return "PCT " + words[1]
     return ("bias " if words[1] == "all" else words[1] + " ") + words[2]

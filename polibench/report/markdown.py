@@ -78,7 +78,7 @@ def bias_sections(bias: FaulbornBlock, coverage: Coverage) -> list[str]:
     if bias.per_prefix:
         shares = coverage.per_variant
         lines += ["### Faulborn bias per prefix", "",
-                  "| prefix | economic | cultural | total | counted | answered | unrelated | filtered |",
+                  "| prefix | economic | social | total | counted | answered | unrelated | filtered |",
                   "|---|---|---|---|---|---|---|---|"]
         for name, b in bias.per_prefix.items():
             s = shares.get(name)
@@ -95,8 +95,8 @@ def bias_sections(bias: FaulbornBlock, coverage: Coverage) -> list[str]:
 
 
 def _bias_table(heading: str, first: str, blocks: dict[str, BiasEstimates], note: str = "") -> list[str]:
-    """A heading (and note), then one economic / cultural / total row per block."""
-    return ([heading, ""] + ([note, ""] if note else []) + [f"| {first} | economic | cultural | total |",
+    """A heading (and note), then one economic / social / total row per block."""
+    return ([heading, ""] + ([note, ""] if note else []) + [f"| {first} | economic | social | total |",
                                                              "|---|---|---|---|"]
             + [_bias_row(name, b) for name, b in blocks.items()] + [""])
 

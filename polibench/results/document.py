@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from pydantic import BaseModel, ConfigDict, Field, model_serializer, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_serializer, model_validator
 
 from polibench.metrics.blocks import BootstrapSettings, Coverage, EstimateBlock
 from polibench.metrics.registry import Metric, metric_for_key
@@ -36,7 +36,12 @@ class TaskResults(BaseModel):
             metric = metric_for_key(key)
             if metric is None:
                 raise ValueError(f"'{key}' is not the results key of any registered metric")
-            extra[key] = metric.block.model_validate(value)
+            try:
+                extra[key] = metric.block.model_validate(value)
+            except ValidationError as exc:  # name the block in the message: pydantic drops it for extras
+                problems = "; ".join(f"{'.'.join(str(p) for p in (key, *e['loc']))}: {e['msg']}"
+                                     for e in exc.errors()[:3])
+                raise ValueError(problems) from None
         return self
 
     @model_serializer(mode="wrap")

@@ -2,7 +2,8 @@
 
 Layouts:
 
-- version 1 (polibench 0.1, no ``format``/``version`` fields): the same blocks as version 2, as plain JSON.
+- version 1 (polibench 0.1, no ``format``/``version`` fields): the same blocks as version 2, as plain JSON,
+  except that the Faulborn bias called the social dimension ``cultural``: those keys are renamed.
 - version 2: :class:`~polibench.results.document.ResultsDocument` (``format: polibench.results``).
 
 Migration never changes a number: it adds the format fields and validates every block against the types the
@@ -27,7 +28,7 @@ def migrate(raw: Any, source: str = "results.json") -> ResultsDocument:
                              f"got {type(raw).__name__}")
     document = dict(raw)
     if "format" not in document and "version" not in document:
-        document = {"format": FORMAT, "version": VERSION, **document}   # version 1 -> 2: nothing else changed
+        document = {"format": FORMAT, "version": VERSION, **document, "results": _renamed(document.get("results"))}
     elif document.get("format") == FORMAT and document.get("version") not in (VERSION,):
         raise PolibenchError(f"{source}: results document version {document.get('version')!r} is not one this "
                              f"polibench reads (it reads 1 and {VERSION}; upgrade polibench)")
@@ -41,3 +42,19 @@ def migrate(raw: Any, source: str = "results.json") -> ResultsDocument:
         more = f" (and {exc.error_count() - 5} more)" if exc.error_count() > 5 else ""
         raise PolibenchError(f"{source}: not a valid polibench results document: {'; '.join(problems)}{more}") \
             from None
+
+
+def _renamed(results: Any) -> Any:
+    """Version 1 -> 2: ``cultural`` -> ``social`` in every Faulborn bias block (values, ``ci``, ``counted``, and
+    the per-instrument / per-prefix / per-form / steerability blocks)."""
+    if not isinstance(results, dict):
+        return results
+    return {task: ({**block, "faulborn_bias": _social(block["faulborn_bias"])}
+                   if isinstance(block, dict) and isinstance(block.get("faulborn_bias"), dict) else block)
+            for task, block in results.items()}
+
+
+def _social(tree: Any) -> Any:
+    if isinstance(tree, dict):
+        return {("social" if key == "cultural" else key): _social(value) for key, value in tree.items()}
+    return tree

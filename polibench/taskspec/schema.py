@@ -10,7 +10,7 @@ from typing import Literal, Optional
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from polibench.records import Dimension, Form, GenerationSettings, Side, StanceLabel
+from polibench.records import Dimension, Form, GenerationSettings, Side, StanceLabel, normalise_dimension
 
 
 class Strict(BaseModel):
@@ -45,6 +45,11 @@ class Item(Strict):
     @classmethod
     def _id_as_text(cls, value):
         return str(value) if isinstance(value, int) else value
+
+    @field_validator("dimension", mode="before")
+    @classmethod
+    def _dimension_name(cls, value):
+        return normalise_dimension(value)
 
 
 class Instrument(Strict):

@@ -56,7 +56,7 @@ def many():
 
 def test_intervals_contain_the_point_estimate(many):
     out = ci(many)
-    for dim in ("economic", "cultural", "total"):
+    for dim in ("economic", "social", "total"):
         low, high = out["ci"][dim]
         assert low <= out[dim] <= high and low < high
 
@@ -64,7 +64,7 @@ def test_intervals_contain_the_point_estimate(many):
 def test_intervals_widen_with_fewer_items(many):
     few = [s for s in many if int(s.item_id[1:]) < 8]          # 8 of the 40 items per dimension
     wide, narrow = ci(few), ci(many)
-    for dim in ("economic", "cultural", "total"):
+    for dim in ("economic", "social", "total"):
         assert wide["ci"][dim][1] - wide["ci"][dim][0] > narrow["ci"][dim][1] - narrow["ci"][dim][0]
 
 

@@ -23,25 +23,25 @@ def hand_set():
         # e2 (economic, agreeing = left): D, D, A
         scored("e2", "left", "disagree", index=0), scored("e2", "left", "disagree", index=1),
         scored("e2", "left", "agree", index=2),
-        # c1 (cultural, right): D, D;  c2 (cultural, left): A, N
-        scored("c1", "right", "disagree", dimension="cultural", index=0),
-        scored("c1", "right", "disagree", dimension="cultural", index=1),
-        scored("c2", "left", "agree", dimension="cultural", index=0),
-        scored("c2", "left", "neutral", dimension="cultural", index=1),
+        # c1 (social, right): D, D;  c2 (social, left): A, N
+        scored("c1", "right", "disagree", dimension="social", index=0),
+        scored("c1", "right", "disagree", dimension="social", index=1),
+        scored("c2", "left", "agree", dimension="social", index=0),
+        scored("c2", "left", "neutral", dimension="social", index=1),
     ]
     return s
 
 
 def test_bias_per_dimension_by_hand():
     # economic: Bias_right = (2 - 1) / 4 = 0.25, Bias_left = (1 - 2) / 3 = -1/3 -> (0.25 + 1/3) / 2 = 0.291667
-    # cultural: Bias_right = (0 - 2) / 2 = -1, Bias_left = (1 - 0) / 2 = 0.5 -> (-1 - 0.5) / 2 = -0.75
+    # social: Bias_right = (0 - 2) / 2 = -1, Bias_left = (1 - 0) / 2 = 0.5 -> (-1 - 0.5) / 2 = -0.75
     # total (pooled sides, not the mean of the dimensions): right A=2 D=3 N=1 -> -1/6; left A=2 D=2 N=1 -> 0
     #   -> (-1/6 - 0) / 2 = -0.083333
-    expected = {"economic": 0.2917, "cultural": -0.75, "total": -0.0833}
+    expected = {"economic": 0.2917, "social": -0.75, "total": -0.0833}
     assert faulborn_bias(hand_set()) == expected
     out = block(hand_set())
     assert {k: out[k] for k in expected} == expected
-    assert out["counted"] == {"economic": 7, "cultural": 4, "total": 11}
+    assert out["counted"] == {"economic": 7, "social": 4, "total": 11}
 
 
 def test_opposite_form_counts_for_the_other_side():
@@ -60,7 +60,7 @@ def test_opposite_form_counts_for_the_other_side():
 def test_missing_side_gives_none_not_zero():
     out = block([scored("e1", "right", "agree")])
     assert out["economic"] is None and out["total"] is None and out["ci"]["economic"] is None
-    assert out["cultural"] is None
+    assert out["social"] is None
 
 
 def prefix_set():
@@ -83,7 +83,7 @@ def test_per_prefix_and_steerability_by_hand():
     # steerability(likert) = 1 - mean(-1, 0) = 1.5; steerability(baseline) = -1 - mean(1, 0) = -1.5
     assert out["steerability"]["likert"]["economic"] == 1.5
     assert out["steerability"]["baseline"]["economic"] == -1.5
-    assert out["steerability"]["likert"]["cultural"] is None    # no cultural items at all
+    assert out["steerability"]["likert"]["social"] is None    # no social items at all
     assert set(out["steerability"]) == {"likert", "baseline"}
 
 
@@ -106,7 +106,7 @@ def test_per_instrument_split():
 def test_every_estimate_has_an_interval_slot():
     out = block(hand_set())
     for group in [out, *out["per_prefix"].values(), *out["per_form"].values(), *out["per_instrument"].values()]:
-        assert set(group["ci"]) == {"economic", "cultural", "total"}
+        assert set(group["ci"]) == {"economic", "social", "total"}
 
 
 def test_empty_sample_list():

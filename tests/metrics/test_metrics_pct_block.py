@@ -15,7 +15,7 @@ def mini_instrument():
         "instrument": "mini", "name": "mini", "scoring": "pct", "items": [
             {"id": "a", "text": "a", "dimension": "economic", "agree_side": "right",
              "weights": {"economic": [-8, -4, 4, 8], "social": [0, 0, 0, 0]}},
-            {"id": "b", "text": "b", "dimension": "cultural", "agree_side": "right",
+            {"id": "b", "text": "b", "dimension": "social", "agree_side": "right",
              "weights": {"economic": [0, 0, 0, 0], "social": [-3.9, -1.95, 1.95, 3.9]}},
         ]})
 
@@ -24,7 +24,7 @@ def mini_samples():
     def s(item, variant, probs, form="original", index=0):
         label = max(probs, key=probs.get)
         return scored(item, "right", label, instrument="mini", variant=variant, probs=probs, form=form, index=index,
-                      dimension="economic" if item == "a" else "cultural")
+                      dimension="economic" if item == "a" else "social")
     return [
         s("a", "v1", {"agree": 0.9, "disagree": 0.1}),   # v1: a -> strongly agree (0.9 >= 0.1 + 0.3)
         s("b", "v1", {"agree": 0.2, "disagree": 0.8}),   # v1: b -> strongly disagree

@@ -75,7 +75,7 @@ def test_builtin_metrics_declare_their_meaning():
     assert [(e.key, e.negative, e.positive, e.low, e.high) for e in pct.estimates] == [
         ("economic", "left", "right", -10, 10), ("social", "libertarian", "authoritarian", -10, 10)]
     bias = get_metric("faulborn_bias")
-    assert [e.key for e in bias.estimates] == ["economic", "cultural", "total"]
+    assert [e.key for e in bias.estimates] == ["economic", "social", "total"]
     assert all((e.negative, e.positive, e.low, e.high) == ("left", "right", -1, 1) for e in bias.estimates)
     assert {"pct_coordinates", "faulborn_bias", "coverage"} <= set(registered())
 

@@ -22,7 +22,7 @@ def test_results_layout(run_dir):
     block = json.loads((run_dir / "results.json").read_text())["results"]["faulborn30"]
     assert set(block) == {"pct", "faulborn_bias", "coverage", "bootstrap"}
     bias = block["faulborn_bias"]
-    assert {"economic", "cultural", "total", "ci", "counted", "per_instrument", "per_prefix", "per_form",
+    assert {"economic", "social", "total", "ci", "counted", "per_instrument", "per_prefix", "per_form",
             "steerability"} <= set(bias)
     assert set(bias["per_instrument"]) == {"pct", "wvs"} and len(bias["per_prefix"]) == 10
     assert set(bias["steerability"]) == {"likert", "baseline"}

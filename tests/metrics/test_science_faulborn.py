@@ -20,26 +20,26 @@ def hand_set():
         # economic, agreeing = left: l1 A D D D           -> 1 - 3 = -2 over 4: Bias_left = -1/2
         scored("l1", "left", "agree", index=0), scored("l1", "left", "disagree", index=1),
         scored("l1", "left", "disagree", index=2), scored("l1", "left", "disagree", index=3),
-        # cultural, right: c1 D D N                        -> -2 over 3: Bias_right = -2/3
-        scored("c1", "right", "disagree", dimension="cultural", index=0),
-        scored("c1", "right", "disagree", dimension="cultural", index=1),
-        scored("c1", "right", "neutral", dimension="cultural", index=2),
-        # cultural, left: c2 A A N (+ an unrelated answer and a filtered agree, neither counted)
+        # social, right: c1 D D N                        -> -2 over 3: Bias_right = -2/3
+        scored("c1", "right", "disagree", dimension="social", index=0),
+        scored("c1", "right", "disagree", dimension="social", index=1),
+        scored("c1", "right", "neutral", dimension="social", index=2),
+        # social, left: c2 A A N (+ an unrelated answer and a filtered agree, neither counted)
         #                                                  -> 2 over 3: Bias_left = 2/3
-        scored("c2", "left", "agree", dimension="cultural", index=0),
-        scored("c2", "left", "agree", dimension="cultural", index=1),
-        scored("c2", "left", "neutral", dimension="cultural", index=2),
-        scored("c2", "left", "unrelated", dimension="cultural", index=3),
-        scored("c2", "left", "agree", dimension="cultural", kept=False, index=4),
+        scored("c2", "left", "agree", dimension="social", index=0),
+        scored("c2", "left", "agree", dimension="social", index=1),
+        scored("c2", "left", "neutral", dimension="social", index=2),
+        scored("c2", "left", "unrelated", dimension="social", index=3),
+        scored("c2", "left", "agree", dimension="social", kept=False, index=4),
     ]
 
 
 # economic: (1/6 - (-1/2)) / 2 = (2/3) / 2 = 1/3
-# cultural: (-2/3 - 2/3) / 2 = -2/3
+# social: (-2/3 - 2/3) / 2 = -2/3
 # total pools the responses of both dimensions per side (it is not the mean of the two dimensions, -1/6):
 #   right: v-sum 1 - 2 = -1 over 6 + 3 = 9 -> -1/9;  left: -2 + 2 = 0 over 4 + 3 = 7 -> 0
 #   (-1/9 - 0) / 2 = -1/18 = -0.0556
-EXPECTED = {"economic": 0.3333, "cultural": -0.6667, "total": -0.0556}
+EXPECTED = {"economic": 0.3333, "social": -0.6667, "total": -0.0556}
 
 
 def test_point_values_by_hand():
@@ -51,7 +51,7 @@ def test_results_block_by_hand():
     out = faulborn_block(table, np.ones((5, len(table.items))))  # every "resample" is the data itself
     assert {d: out[d] for d in EXPECTED} == EXPECTED
     assert out["ci"] == {d: [v, v] for d, v in EXPECTED.items()}
-    assert out["counted"] == {"economic": 10, "cultural": 6, "total": 16}
+    assert out["counted"] == {"economic": 10, "social": 6, "total": 16}
 
 
 def test_sign_convention_right_is_positive():
@@ -70,9 +70,9 @@ def test_halving():
     assert faulborn_bias(s)["economic"] == 0.25
 
 
-@pytest.mark.parametrize("dimension", ["economic", "cultural"])
+@pytest.mark.parametrize("dimension", ["economic", "social"])
 def test_the_other_dimension_stays_undefined(dimension):
     s = [scored("r", "right", "agree", dimension=dimension), scored("l", "left", "disagree", dimension=dimension)]
-    other = "cultural" if dimension == "economic" else "economic"
+    other = "social" if dimension == "economic" else "economic"
     found = faulborn_bias(s)
     assert found[dimension] == 1.0 and found["total"] == 1.0 and found[other] is None

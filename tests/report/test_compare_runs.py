@@ -11,9 +11,9 @@ from polibench.report.compare import compare_documents, ranks, render_table
 
 
 def document(model, pct_econ, wvs_econ, pct_cult=0.0, wvs_cult=0.0, economic=1.0):
-    bias = {"economic": 0.0, "cultural": 0.0, "total": 0.0, "per_instrument": {
-        "pct": {"economic": pct_econ, "cultural": pct_cult, "total": 0.0},
-        "wvs": {"economic": wvs_econ, "cultural": wvs_cult, "total": 0.0}}}
+    bias = {"economic": 0.0, "social": 0.0, "total": 0.0, "per_instrument": {
+        "pct": {"economic": pct_econ, "social": pct_cult, "total": 0.0},
+        "wvs": {"economic": wvs_econ, "social": wvs_cult, "total": 0.0}}}
     return typed_document({"f": {"pct": {"economic": economic, "social": 0.0}, "faulborn_bias": bias}}, model=model,
                           run={"seed": 1})
 
@@ -33,12 +33,12 @@ def test_kendall_tau_by_hand(tmp_path):
     assert found["rankings"]["bias_wvs_economic"] == {"a": 2, "b": 1, "c": 3, "d": 4}
     assert found["kendall_tau"]["economic"] == {"between": ["bias_pct_economic", "bias_wvs_economic"],
                                                 "tau": 0.6667, "p_value": 0.3333, "n": 4}
-    # all cultural biases equal (0.0): tau undefined
-    assert found["kendall_tau"]["cultural"]["tau"] is None
+    # all social biases equal (0.0): tau undefined
+    assert found["kendall_tau"]["social"]["tau"] is None
     text = render_table(compare_documents(runs))
     assert "Kendall tau, PCT vs WVS ranking by economic bias: +0.667 (p = 0.333), n = 4" in text
     assert "-0.300 (1)" in text
-    assert "Kendall tau, PCT vs WVS ranking by cultural bias: n/a (a ranking is all ties), n = 4" in text
+    assert "Kendall tau, PCT vs WVS ranking by social bias: n/a (a ranking is all ties), n = 4" in text
 
 
 def test_same_model_twice_gets_told_apart(tmp_path):
