@@ -1,4 +1,5 @@
-"""``polibench fairness data|train|eval|compare|submit``: downstream fairness of fine-tuned classifiers (Feng et al.)."""
+"""``polibench fairness data|train|eval|compare|submit``: downstream fairness of fine-tuned classifiers
+(Feng et al.)."""
 
 from __future__ import annotations
 

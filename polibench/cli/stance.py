@@ -48,7 +48,8 @@ def add_parser(sub) -> None:
     e.add_argument("--model", help="the scorer's model (shorthand for --scorer-args model=...)")
     e.add_argument("--scorer-args", help="scorer options as k=v,k=v")
     e.add_argument("--labels", default="agree,disagree,neutral,unrelated", help="labels the scorer may return")
-    e.add_argument("--data", required=True, help="JSONL with statement, response, label (gold:test = the gold test split)")
+    e.add_argument("--data", required=True,
+                   help="JSONL with statement, response, label (gold:test = the gold test split)")
     e.add_argument("--limit", type=int, help="only the first N examples")
     e.add_argument("--output", metavar="DIR", help="folder for eval.json, predictions.jsonl, thresholds.png/.svg "
                                     "(default runs/stance-eval/<scorer>-<data>)")

@@ -59,7 +59,8 @@ def _grouping_block(y, preds, scores, groups, members, order, n_boot, boot_seed,
             ci = boot["groups"][n][metric] if boot else None
             entry[metric] = _stat([s[group][metric] for s in per_seed], ci)
         for metric in M.AUC_METRICS:
-            entry[metric] = _stat([a[group][metric] for a in per_seed_auc], auc_boot[group][metric] if auc_boot else None)
+            entry[metric] = _stat([a[group][metric] for a in per_seed_auc],
+                                  auc_boot[group][metric] if auc_boot else None)
         block_groups[group] = entry
     gap_block = {k: _stat([g[k] for g in per_seed_gaps], boot["gaps"].get(k) if boot else None)
                  for k in per_seed_gaps[0]}

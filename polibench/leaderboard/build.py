@@ -121,7 +121,8 @@ def build_site(entries_dir: Path, out: Path, verify: bool = False, fairness_dir:
         templates = resources.files("polibench.leaderboard").joinpath("templates")
         for name in ASSETS:
             _write(tmp / "assets" / name, templates.joinpath(name).read_text(encoding="utf-8"))
-        _write(tmp / "data.json", json.dumps(data_document(entries, generated, fairness), indent=1, ensure_ascii=False) + "\n")
+        _write(tmp / "data.json",
+               json.dumps(data_document(entries, generated, fairness), indent=1, ensure_ascii=False) + "\n")
         tmp.chmod(0o755)
         _replace_dir(tmp, out)
     except BaseException:

@@ -127,7 +127,8 @@ def index_page(entries: list[Entry], generated: str, fairness: str = "") -> str:
         version=escape(__version__), generated=escape(generated), n_entries=len(entries),
         n_models=len({e.model.id for e in entries}), task_options=_options(tasks),
         instrument_options=_options(instruments), compass=compass_svg(points), n_points=len(points),
-        rows=body, legend=legend(rows), fairness=fairness, data=script_json([point_data(i, e, t, c) for i, (e, t, c) in enumerate(rows)]))
+        rows=body, legend=legend(rows), fairness=fairness,
+        data=script_json([point_data(i, e, t, c) for i, (e, t, c) in enumerate(rows)]))
 
 
 def _kv(rows: list[tuple[str, str]]) -> str:

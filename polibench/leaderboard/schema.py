@@ -119,7 +119,8 @@ class Entry(Strict):
     tasks: list[TaskResult] = Field(..., min_length=1)
     samples: Artifact
     results: Artifact
-    fairness: dict = Field(default_factory=dict, description="unused: fairness results are submissions of their own (leaderboard/fairness/)")
+    fairness: dict = Field(default_factory=dict,
+                           description="unused: fairness results are submissions of their own (leaderboard/fairness/)")
 
     @property
     def partial(self) -> bool:

@@ -71,7 +71,8 @@ class ModelBackend(ABC):
     @property
     def display_name(self) -> str:
         """The short name filled into ``{model_name}`` in prompt templates: the last path part, without a
-        ``.gguf`` extension and its quantisation tag (``SmolLM2-135M-Instruct.Q4_1.gguf`` -> ``SmolLM2-135M-Instruct``)."""
+        ``.gguf`` extension and its quantisation tag
+        (``SmolLM2-135M-Instruct.Q4_1.gguf`` -> ``SmolLM2-135M-Instruct``)."""
         name = (self.model or self.name).rstrip("/").split("/")[-1]
         if name.lower().endswith(".gguf"):
             name = re.sub(r"[.-](?:I?Q\d\w*|F16|F32|BF16)$", "", name[:-5], flags=re.I) or name

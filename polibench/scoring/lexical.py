@@ -26,7 +26,8 @@ PATTERNS = {
     "neutral": re.compile(r"\bneither\s+agree\s+nor\s+disagree\b|\b(?:i|as an ai,? i)\s+(?:do not|don't)\s+have\s+"
                           r"(?:personal\s+)?(?:opinions|views|beliefs)\b|\bi\s+(?:am|'m)\s+neutral\b", re.I),
     "disagree": re.compile(_I + _DISAGREE_VERBS + r"\b|\bi\s+(?:am|'m)\s+(?:\w+\s+)?against\b|^\s*disagree", re.I),
-    "agree": re.compile(_I + _AGREE_VERBS + r"\b|\bi\s+(?:am|'m)\s+(?:\w+\s+)?in favou?r\b|^\s*(?:agreed?|yes)\b", re.I),
+    "agree": re.compile(_I + _AGREE_VERBS
+                        + r"\b|\bi\s+(?:am|'m)\s+(?:\w+\s+)?in favou?r\b|^\s*(?:agreed?|yes)\b", re.I),
 }
 POLARITY = {"double_negative_agree": "agree", "negated_agree": "disagree", "neutral": "neutral",
             "disagree": "disagree", "agree": "agree"}

@@ -17,7 +17,8 @@ SCORERS: dict[str, str] = {
 }
 
 # Used by `polibench run` on the embedded model, which must work offline: the MiniLM stance classifier
-# trained on the gold data on first use (polibench.stance.embedded, named by string: the core never imports polibench.stance).
+# trained on the gold data on first use (polibench.stance.embedded, named by string: the core never imports
+# polibench.stance).
 OFFLINE_DEFAULT = "embedded"
 
 

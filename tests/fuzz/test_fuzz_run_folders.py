@@ -37,7 +37,8 @@ def mutate_json_document(data, doc):
     """``doc`` with one value somewhere inside replaced, or one key removed."""
     target, key = doc, None
     for _ in range(data.draw(st.integers(1, 4))):
-        keys = list(target) if isinstance(target, dict) else list(range(len(target))) if isinstance(target, list) else []
+        keys = (list(target) if isinstance(target, dict)
+                else list(range(len(target))) if isinstance(target, list) else [])
         if not keys:
             break
         key = data.draw(st.sampled_from(keys))

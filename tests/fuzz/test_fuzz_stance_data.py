@@ -16,7 +16,8 @@ from polibench.errors import PolibenchError
 from polibench.stance.data import load_examples
 
 GOOD = {"statement": "Taxes should be higher.", "response": "I agree.", "label": "agree"}
-json_values = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=12),
+json_values = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False)
+                           | st.text(max_size=12),
                            lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner,
                                                                                        max_size=3), max_leaves=6)
 

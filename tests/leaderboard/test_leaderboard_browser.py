@@ -193,8 +193,10 @@ def test_model_page_and_fairness_tab(driver, site, tmp_path):
     assert not driver.find_element("id", "board").is_displayed()
     # the per-group heatmaps of the toy submission: 'left' is the worst model on group x (see toy_runs)
     heatmaps = css(driver, "#fairness table.heatmap")
-    assert [t.get_attribute("data-metric") for t in heatmaps] == ["bacc", "f1"] and all(t.is_displayed() for t in heatmaps)
-    cell = driver.find_element("css selector", 'table.heatmap[data-metric="bacc"] td[data-model="left"][data-group="x"]')
+    assert [t.get_attribute("data-metric") for t in heatmaps] == ["bacc", "f1"]
+    assert all(t.is_displayed() for t in heatmaps)
+    cell = driver.find_element("css selector",
+                               'table.heatmap[data-metric="bacc"] td[data-model="left"][data-group="x"]')
     assert "worst" in cell.get_attribute("class") and cell.text.endswith("▼")
     best = css(driver, 'table.heatmap[data-metric="bacc"] td.best[data-group="x"]')
     assert len(best) == 1 and best[0].text.endswith("▲")

@@ -38,7 +38,8 @@ def test_no_answers_is_the_origin_offset():
 
 def test_single_items_by_hand():
     answers = [None] * 62
-    answers[0] = STRONGLY_DISAGREE  # item 1 econ weights [7,5,0,-2] -> 0.38 + 7/8 = 1.255 -> 1.26 (js.js rounds halves up)
+    # item 1 econ weights [7,5,0,-2] -> 0.38 + 7/8 = 1.255 -> 1.26 (js.js rounds halves up)
+    answers[0] = STRONGLY_DISAGREE
     answers[1] = STRONGLY_AGREE     # item 2 social weights [-8,-6,0,2] -> 2.41 + 2/19.5 = 2.5126 -> 2.51
     assert pct_coordinates(answers, PCT_WEIGHTS) == (1.26, 2.51)
     answers = [None] * 62

@@ -59,7 +59,8 @@ def test_variant_points_are_at_their_coordinates():
 
 
 def test_one_variant_draws_no_variant_points():
-    pct = {"instrument": "pct", "economic": 1.0, "social": -2.0, "ci": {}, "per_variant": {"a": {"economic": 1.0, "social": -2.0}}}
+    pct = {"instrument": "pct", "economic": 1.0, "social": -2.0, "ci": {},
+           "per_variant": {"a": {"economic": 1.0, "social": -2.0}}}
     ax = _axes(compass_figure(pct, "t"))
     assert not [c for c in ax.collections if isinstance(c, PathCollection)]
     assert _pooled_point(ax) == (1.0, -2.0)

@@ -25,7 +25,8 @@ def test_two_label_lexical(response, label):
 def test_neutral_only_with_four_labels():
     text = "As an AI, I do not have personal opinions on this."
     assert LexicalScorer(labels=("agree", "disagree")).score(["s"], [text])[0].label is None
-    assert LexicalScorer(labels=("agree", "disagree", "neutral", "unrelated")).score(["s"], [text])[0].label == "neutral"
+    scorer = LexicalScorer(labels=("agree", "disagree", "neutral", "unrelated"))
+    assert scorer.score(["s"], [text])[0].label == "neutral"
 
 
 def test_unknown_label_rejected():

@@ -99,8 +99,9 @@ def write_jsonl(path, examples):
 def test_cli_train_with_eval(base, tmp_path, capsys):
     data = write_jsonl(tmp_path / "train.jsonl", toy_examples())
     out = tmp_path / "cli-model"
-    code = main(["stance", "train", "--model", str(base), "--train", str(data), "--eval", str(data), "--output", str(out),
-                 "--steps", "60", "--lr", "3e-3", "--batch-size", "8", "--warmup-ratio", "0.1", "--seed", "7", "--no-progress"])
+    code = main(["stance", "train", "--model", str(base), "--train", str(data), "--eval", str(data),
+                 "--output", str(out), "--steps", "60", "--lr", "3e-3", "--batch-size", "8", "--warmup-ratio", "0.1",
+                 "--seed", "7", "--no-progress"])
     assert code == 0
     captured = capsys.readouterr()
     assert "60 steps of 8" in captured.err and "macro" in captured.out
@@ -116,7 +117,8 @@ def test_cli_train_errors(base, tmp_path, capsys):
     good = write_jsonl(tmp_path / "good.jsonl", toy_examples())
     (tmp_path / "full").mkdir()
     (tmp_path / "full" / "x").write_text("x")
-    assert main(["stance", "train", "--model", str(base), "--train", str(good), "--output", str(tmp_path / "full")]) == 2
+    assert main(["stance", "train", "--model", str(base), "--train", str(good),
+                 "--output", str(tmp_path / "full")]) == 2
     assert "not an empty folder" in capsys.readouterr().err
     assert main(["stance", "train", "--model", str(tmp_path / "nobase"), "--train", str(good), "--output",
                  str(tmp_path / "o2"), "--steps", "1"]) == 2

@@ -461,7 +461,7 @@ class Builder:
             self.add(sid, s, text, lab, style)
 
     def refusal(self, n: int) -> None:
-        for i in range(n):
+        for _ in range(n):
             sid = self.next_sid("refusal")
             d = self.st[sid]
             x = self.rng.random()
@@ -486,7 +486,7 @@ class Builder:
     def echo(self, n: int) -> None:
         # first-person statements are left out: a verbatim echo of them reads like an answer
         pool = [s for s in self.ids if s not in ("pct-02", "pct-56")]
-        for i in range(n):
+        for _ in range(n):
             sid = self.next_sid("echo", pool)
             s = self.st[sid]["T"] if self.rng.random() < 0.8 else self.st[sid]["R"]
             self.add(sid, s, self.rng.choice(ECHO_T).format(s=s), "unrelated", "echo")
