@@ -44,16 +44,20 @@ def _coverage(block: Coverage) -> CoverageSummary:
                            responses_kept=block.responses_kept, kept_share=block.kept_share or 0.0)
 
 
-def spec_sha256(config: dict, instruments: dict[str, dict]) -> str:
+def spec_sha256(config: dict, instruments: dict[str, dict], notes: bool = True) -> str:
     """Hash of a task's config and the instruments it reads, normalised through the task schema.
 
     The hash is taken over the spec in its first spelling, so that renames change no hash: the task's variant
     set under its old key ``variants`` (``by_alias``) and the social dimension under its old name ``cultural``.
+    ``notes=False`` leaves out what only documents the spec (descriptions, provenance, items' label notes):
+    rewording them changes nothing that is run.
     """
     task = TaskConfig.model_validate(config)
-    payload = {"config": task.model_dump(mode="json", by_alias=True),
-               "instruments": {n: _first_spelling(Instrument.model_validate(instruments[n])
-                                                  .model_dump(mode="json", exclude_none=True))
+    task_exclude: dict = {} if notes else {"description": True, "provenance": True}
+    instrument_exclude: dict = {} if notes else {**task_exclude, "items": {"__all__": {"label_note"}}}
+    payload = {"config": task.model_dump(mode="json", by_alias=True, exclude=task_exclude or None),
+               "instruments": {n: _first_spelling(Instrument.model_validate(instruments[n]).model_dump(
+                                   mode="json", exclude_none=True, exclude=instrument_exclude or None))
                                for n in task.instruments}}
     return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
 
