@@ -10,19 +10,22 @@ from html import escape
 from typing import Optional, Sequence
 
 from polibench.leaderboard.schema import Metric
+from polibench.metrics.registry import get_metric
 
 PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2",
            "#7f7f7f", "#bcbd22")
 SIZE, PAD = 440, 20
-SCALE = (SIZE - 2 * PAD) / 20.0  # the compass spans -10 .. 10 on both axes
+# The compass spans the PCT coordinates' range, as the metric registry declares it (-10 .. 10 on both axes).
+LOW, HIGH = get_metric("pct_coordinates").estimates[0].low, get_metric("pct_coordinates").estimates[0].high
+SCALE = (SIZE - 2 * PAD) / (HIGH - LOW)
 
 
 def _x(economic: float) -> float:
-    return round(PAD + (max(-10.0, min(10.0, economic)) + 10) * SCALE, 2)
+    return round(PAD + (max(LOW, min(HIGH, economic)) - LOW) * SCALE, 2)
 
 
 def _y(social: float) -> float:
-    return round(PAD + (10 - max(-10.0, min(10.0, social))) * SCALE, 2)
+    return round(PAD + (HIGH - max(LOW, min(HIGH, social))) * SCALE, 2)
 
 
 def fmt(value: Optional[float], digits: int = 2) -> str:
@@ -125,7 +128,7 @@ def spread_chart(per_variant: dict[str, dict[str, Optional[float]]]) -> str:
            f'role="img" aria-label="per-variant spread">']
 
     def pos(v: float) -> float:
-        return round(left + (max(-10.0, min(10.0, v)) + 10) / 20 * plot, 2)
+        return round(left + (max(LOW, min(HIGH, v)) - LOW) / (HIGH - LOW) * plot, 2)
 
     for i, axis in enumerate(("economic", "social")):
         y = 20 + i * row_h

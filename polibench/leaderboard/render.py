@@ -13,6 +13,7 @@ from polibench import __version__
 from polibench.leaderboard.charts import PALETTE, bar_chart, compass_point, compass_svg, fmt_metric, spread_chart
 from polibench.leaderboard.schema import Entry, Metric, TaskResult
 from polibench.metrics.blocks import BIAS_DIMENSIONS
+from polibench.metrics.registry import get_metric
 
 FAULBORN = BIAS_DIMENSIONS
 
@@ -136,9 +137,10 @@ def _kv(rows: list[tuple[str, str]]) -> str:
 
 
 def _task_section(entry: Entry, task: TaskResult) -> str:
-    headline = [("PCT economic (left − / right +)", task.economic), ("PCT social (libertarian − / authoritarian +)",
-                                                                     task.social)]
-    headline += [(f"Faulborn bias, {k}", task.faulborn_bias.get(k)) for k in FAULBORN if k in task.faulborn_bias]
+    pct, bias = get_metric("pct_coordinates"), get_metric("faulborn_bias")   # labels and directions: the registry
+    headline = [(f"{e.label} ({e.negative} − / {e.positive} +)", getattr(task, e.key)) for e in pct.estimates]
+    headline += [(f"{e.label} ({e.negative} − / {e.positive} +)", task.faulborn_bias.get(e.key))
+                 for e in bias.estimates if e.key in task.faulborn_bias]
     table = "".join(f"<tr><th>{escape(name)}</th>{_cell(m)}</tr>" for name, m in headline if m is not None)
     cov = task.coverage
     coverage = (f"{cov.items_answered}/{cov.items} items answered; {cov.responses_kept}/{cov.responses} responses "
