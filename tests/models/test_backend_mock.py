@@ -74,9 +74,9 @@ def test_evaluate_closes_the_backend_before_creating_any_scorer(tmp_path, monkey
     document = evaluate(["pct", "wvs"], _registry(), backend, tmp_path / "run", options)
     assert SEEN and all(seen["backend_closed"] for seen in SEEN)
     assert SEEN[0]["generate_calls"] == len(backend.calls) >= 2  # both tasks were generated before scoring
-    assert document["model"]["backend"] == "mock" and document["model"]["model"] == "org/mock-model"
+    assert document.model["backend"] == "mock" and document.model["model"] == "org/mock-model"
     lines = (tmp_path / "run" / "samples.jsonl").read_text().splitlines()
-    assert len(lines) == document["n_samples"]["pct"] + document["n_samples"]["wvs"]
+    assert len(lines) == document.n_samples["pct"] + document.n_samples["wvs"]
     assert {json.loads(line)["response"] for line in lines} <= set(DEFAULT_RESPONSES)
 
 
