@@ -71,7 +71,7 @@ def cached_rerun(base_url: str, limit: int, samples: int) -> None:
         for name in ("first", "again"):
             t0 = time.perf_counter()
             with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()) as err:
-                code = cli(argv + ["--output-path", str(Path(tmp) / name)])
+                code = cli(argv + ["--output", str(Path(tmp) / name)])
             times.append(time.perf_counter() - t0)
             status = err.getvalue().strip().splitlines()
             print(f"  {name:>5} run: {times[-1]:6.2f} s (exit {code}; {status[-1] if status else ''})")

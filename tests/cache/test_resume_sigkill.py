@@ -24,7 +24,7 @@ N_REQUESTS = 36  # 12 PCT items x 1 variant x 3 samples
 def command(base_url: str) -> list[str]:
     return [sys.executable, "-m", "polibench", "run", "--model", "fake", "--base-url", base_url, "--tasks", "pct",
             "--limit", "12", "--samples", "3", "--seed", "9", "--scorer", "lexical", "--concurrency", "2",
-            "--output-path", "out", "--no-progress"]
+            "--output", "out", "--no-progress"]
 
 
 def env_for(folder: Path) -> dict:

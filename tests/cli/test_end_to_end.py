@@ -19,7 +19,7 @@ def run_dir(tmp_path_factory):
     out = tmp_path_factory.mktemp("run") / "pct"
     # --no-cache: fresh generations, so that test_same_command_same_responses compares two real runs
     proc = polibench("run", "--tasks", "pct", "--limit", "3", "--samples", "2", "--scorer", "lexical",
-                     "--output-path", str(out), "--no-progress", "--no-cache")
+                     "--output", str(out), "--no-progress", "--no-cache")
     assert proc.returncode == 0, proc.stderr
     assert "economic" in proc.stdout and "coverage" in proc.stdout
     return out
@@ -53,7 +53,7 @@ def test_score_recomputes_the_same_results(run_dir):
 
 def test_same_command_same_responses(run_dir, tmp_path):
     proc = polibench("run", "--tasks", "pct", "--limit", "3", "--samples", "2", "--scorer", "lexical",
-                     "--output-path", str(tmp_path / "again"), "--no-progress", "--no-cache")
+                     "--output", str(tmp_path / "again"), "--no-progress", "--no-cache")
     assert proc.returncode == 0, proc.stderr
     first = [json.loads(x)["response"] for x in (run_dir / "samples.jsonl").read_text().splitlines()]
     again = [json.loads(x)["response"] for x in (tmp_path / "again" / "samples.jsonl").read_text().splitlines()]
@@ -69,7 +69,7 @@ def test_same_command_same_responses(run_dir, tmp_path):
     (["score", "/no/such/run"], "no such file"),
 ])
 def test_bad_input_one_line_exit_2(args, message, tmp_path):
-    proc = polibench(*args, "--output-path", str(tmp_path / "o")) if args[0] == "run" else polibench(*args)
+    proc = polibench(*args, "--output", str(tmp_path / "o")) if args[0] == "run" else polibench(*args)
     assert proc.returncode == 2
     assert message in proc.stderr and "Traceback" not in proc.stderr
     assert not (tmp_path / "o" / "results.json").exists()
@@ -81,7 +81,7 @@ def test_faulborn30_stability_and_wvs_run_on_the_embedded_model(tmp_path):
     (faulborn30: 2 statements x 3 forms x 10 prefixes; pct-stability: 7 prompts; wvs: 1)."""
     out = tmp_path / "multi"
     proc = polibench("run", "--tasks", "faulborn30,pct-stability,wvs", "--limit", "1", "--samples", "1",
-                     "--scorer", "lexical", "--output-path", str(out), "--no-progress", "--no-cache")
+                     "--scorer", "lexical", "--output", str(out), "--no-progress", "--no-cache")
     assert proc.returncode == 0, proc.stderr
     lines = [json.loads(line) for line in (out / "samples.jsonl").read_text().splitlines()]
     per_task = {t: [s for s in lines if s["task"] == t] for t in ("faulborn30", "pct-stability", "wvs")}

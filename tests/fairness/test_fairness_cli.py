@@ -48,7 +48,7 @@ def test_eval_and_compare_end_to_end(runs, tmp_path, capsys):
     assert six["partisan-ensemble"]["bacc"] == pytest.approx(task["models"]["mix"]["overall"]["bacc"]["value"])
     assert task["models"]["mix"]["members"] == ["left", "right"]
 
-    assert main(["fairness", "compare", str(out), "--output-dir", str(tmp_path / "cmp"), "--metric", "f1"]) == 0
+    assert main(["fairness", "compare", str(out), "--output", str(tmp_path / "cmp"), "--metrics", "f1"]) == 0
     table = (tmp_path / "cmp" / "compare.md").read_text()
     assert "▲" in table and "▼" in table
     for suffix in (".csv", ".png", ".svg"):
@@ -61,7 +61,7 @@ def test_eval_and_compare_end_to_end(runs, tmp_path, capsys):
     (["fairness", "eval", "RUNS", "--ensemble", "left"], "expected [NAME=]MODEL,MODEL"),
     (["fairness", "eval", "RUNS", "--ensemble", "left,absent"], "no task has runs of all its members"),
     (["fairness", "eval", "RUNS", "--reference", "absent"], "no runs of that model"),
-    (["fairness", "compare", "RUNS/base/toy/seed-1/run.json", "--output-dir", "OUT"], "not the output of"),
+    (["fairness", "compare", "RUNS/base/toy/seed-1/run.json", "--output", "OUT"], "not the output of"),
     (["fairness", "train", "--model", "m", "--task", "hate-identity", "--seeds", "1,x"], "--seeds"),
     (["fairness", "data", "--task", "no-such-task"], "unknown fairness task"),
 ])

@@ -34,8 +34,8 @@ def test_two_process_torchrun_writes_one_complete_run(tmp_path):
     proc = subprocess.run(
         [sys.executable, "-m", "torch.distributed.run", "--nproc_per_node", "2", "--master_addr", "127.0.0.1",
          "--master_port", str(free_port()), "-m", "polibench", "fairness", "train", "--model", str(model),
-         "--name", "tiny", "--task", "hate-identity", "--seeds", "3", "--epochs", "1", "--batch-size", "4",
-         "--max-length", "16", "--data-dir", str(data_dir), "--output-dir", str(tmp_path / "runs"),
+         "--model-id", "tiny", "--task", "hate-identity", "--seeds", "3", "--epochs", "1", "--batch-size", "4",
+         "--max-length", "16", "--data-dir", str(data_dir), "--output", str(tmp_path / "runs"),
          "--no-progress"],
         capture_output=True, text=True, timeout=300, env=env, cwd=tmp_path)
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-4000:]

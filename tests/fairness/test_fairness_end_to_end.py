@@ -23,9 +23,9 @@ def test_minilm_learns_the_fixture_and_is_evaluated_per_group(tmp_path, monkeypa
         assert main(["fairness", "data", "--task", "hate-identity", "--path", str(YODER_IDENTITY),
                      "--no-progress"]) == 0
         runs = tmp_path / "runs"
-        assert main(["fairness", "train", "--model", str(minilm_path()), "--name", "minilm", "--task",
+        assert main(["fairness", "train", "--model", str(minilm_path()), "--model-id", "minilm", "--task",
                      "hate-identity", "--seeds", "1", "--epochs", "6", "--lr", "2e-3", "--batch-size", "8",
-                     "--max-length", "32", "--output-dir", str(runs), "--no-progress"]) == 0
+                     "--max-length", "32", "--output", str(runs), "--no-progress"]) == 0
     finally:
         torch.set_num_threads(threads)
     seed = runs / "minilm" / "hate-identity" / "seed-1"
@@ -45,5 +45,5 @@ def test_minilm_learns_the_fixture_and_is_evaluated_per_group(tmp_path, monkeypa
     assert "| WOMEN | 9 |" in table and "Equalised-odds difference" in table
     with capsys.disabled():
         print("\n" + table)
-    assert main(["fairness", "compare", str(out), "--output-dir", str(tmp_path / "cmp")]) == 0
+    assert main(["fairness", "compare", str(out), "--output", str(tmp_path / "cmp")]) == 0
     assert (tmp_path / "cmp" / "hate-identity_identity_bacc.png").is_file()

@@ -115,8 +115,8 @@ def test_a_mutated_leaderboard_entry_is_one_error(good, data, action, suffix):
         path = next(entries.glob(f"*{suffix}"))
         mutate_file(data, path)
         site = Path(tmp) / "site"
-        argv = ["leaderboard", "verify", entries] if action == "verify" else \
-            ["leaderboard", "build", "--entries", entries, "--out", site]
+        argv = ["leaderboard", "verify", "--entries", entries] if action == "verify" else \
+            ["leaderboard", "build", "--entries", entries, "--output", site]
         code, out, err = run_cli(argv)
         if code == 0:
             return

@@ -20,7 +20,7 @@ def site(tmp_path_factory) -> Path:
     entries = make_entries(base)
     (base / "no-fairness").mkdir()
     assert main(["leaderboard", "build", "--entries", str(entries), "--fairness", str(base / "no-fairness"),
-                 "--out", str(base / "site"), "--verify"]) == 0
+                 "--output", str(base / "site"), "--verify"]) == 0
     return base / "site"
 
 
@@ -85,9 +85,9 @@ def test_build_refuses_tampered_entries_with_verify_and_keeps_the_old_site(site,
         (entries / path.name).write_bytes(path.read_bytes())
     edit_json(entries / "org-beta-1b__pct.json", lambda d: d["tasks"][0]["social"].update(value=9.0))
     out = tmp_path / "site"
-    assert main(["leaderboard", "build", "--entries", str(entries), "--out", str(out)]) == 0
+    assert main(["leaderboard", "build", "--entries", str(entries), "--output", str(out)]) == 0
     before = (out / "index.html").read_text()
-    assert main(["leaderboard", "build", "--entries", str(entries), "--out", str(out), "--verify"]) == 2
+    assert main(["leaderboard", "build", "--entries", str(entries), "--output", str(out), "--verify"]) == 2
     assert "org-beta-1b__pct.json: verification failed" in capsys.readouterr().err
     assert (out / "index.html").read_text() == before
 

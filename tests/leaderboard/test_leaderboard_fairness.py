@@ -37,23 +37,23 @@ def test_submit_then_verify_and_tampering_is_caught(evaluated, tmp_path, capsys)
     packed = gzip.decompress((entries / "toy.predictions.jsonl.gz").read_bytes()).decode().splitlines()
     assert len(packed) == 9 and {json.loads(line)["run"]["seed"] for line in packed} == {1, 2, 3}
 
-    code = main(["leaderboard", "verify", str(tmp_path / "no-entries-here"), "--fairness", str(entries)])
+    code = main(["leaderboard", "verify", "--entries", str(tmp_path / "no-entries-here"), "--fairness", str(entries)])
     assert code == 2  # the compass entries folder is missing: one clear error
     (tmp_path / "entries").mkdir()
-    assert main(["leaderboard", "verify", str(tmp_path / "entries"), "--fairness", str(entries)]) == 0
+    assert main(["leaderboard", "verify", "--entries", str(tmp_path / "entries"), "--fairness", str(entries)]) == 0
     assert "9 seed runs of 4 model(s) on toy reproduced" in capsys.readouterr().out
 
     # a number changed in the submitted document
     edit_json(entries / "toy.json", lambda d: d["document"]["tasks"]["toy"]["models"]["left"]["overall"]["bacc"]
               .update(value=0.99))
-    assert main(["leaderboard", "verify", str(tmp_path / "entries"), "--fairness", str(entries)]) == 1
+    assert main(["leaderboard", "verify", "--entries", str(tmp_path / "entries"), "--fairness", str(entries)]) == 1
     assert "tasks.toy.models.left.overall.bacc.value: stored 0.99" in capsys.readouterr().out
 
     # the shipped predictions changed (hash no longer matches)
     assert main(["fairness", "submit", str(out), "--name", "toy", "--entries", str(entries), "--force"]) == 0
     raw = gzip.decompress((entries / "toy.predictions.jsonl.gz").read_bytes()).replace(b'"label": 0', b'"label": 1', 1)
     (entries / "toy.predictions.jsonl.gz").write_bytes(gzip.compress(raw))
-    assert main(["leaderboard", "verify", str(tmp_path / "entries"), "--fairness", str(entries)]) == 1
+    assert main(["leaderboard", "verify", "--entries", str(tmp_path / "entries"), "--fairness", str(entries)]) == 1
     assert "does not match the entry's" in capsys.readouterr().out
 
 
@@ -121,7 +121,7 @@ def test_build_refuses_a_tampered_submission_with_verify(tmp_path):
               .update(value=0.123))
     (tmp_path / "entries").mkdir()
     assert main(["leaderboard", "build", "--entries", str(tmp_path / "entries"), "--fairness", str(fairness),
-                 "--out", str(tmp_path / "site"), "--verify"]) == 2
+                 "--output", str(tmp_path / "site"), "--verify"]) == 2
     assert not (tmp_path / "site").exists()
     doc = evaluate([tmp_path / "fairness-runs"], n_boot=0)
     assert doc["tasks"]["toy"]["models"]["base"]["overall"]["f1"]["value"] != pytest.approx(0.123)
@@ -131,7 +131,7 @@ def test_the_shipped_leaderboard_verifies(capsys):
     from pathlib import Path
 
     root = Path(__file__).resolve().parents[2] / "leaderboard"
-    assert main(["leaderboard", "verify", str(root / "entries"), "--fairness", str(root / "fairness"),
+    assert main(["leaderboard", "verify", "--entries", str(root / "entries"), "--fairness", str(root / "fairness"),
                  "--strict"]) == 0
     out = capsys.readouterr().out
     assert "fixture-hate-identity.json: 6 seed runs of 3 model(s) on hate-identity reproduced" in out
@@ -140,7 +140,7 @@ def test_the_shipped_leaderboard_verifies(capsys):
 def test_a_missing_fairness_folder_named_on_the_command_line_is_an_error(tmp_path, capsys):
     (tmp_path / "entries").mkdir()
     assert main(["leaderboard", "build", "--entries", str(tmp_path / "entries"), "--fairness",
-                 str(tmp_path / "nowhere"), "--out", str(tmp_path / "site")]) == 2
+                 str(tmp_path / "nowhere"), "--output", str(tmp_path / "site")]) == 2
     assert "--fairness" in capsys.readouterr().err and not (tmp_path / "site").exists()
 
 
@@ -150,6 +150,6 @@ def test_a_malformed_submission_is_one_message_not_a_traceback(tmp_path, capsys)
               .update(value="high"))
     (tmp_path / "entries").mkdir()
     assert main(["leaderboard", "build", "--entries", str(tmp_path / "entries"), "--fairness", str(fairness),
-                 "--out", str(tmp_path / "site")]) == 2
+                 "--output", str(tmp_path / "site")]) == 2
     err = capsys.readouterr().err
     assert "toy.json: field 'document'" in err and "Traceback" not in err and not (tmp_path / "site").exists()

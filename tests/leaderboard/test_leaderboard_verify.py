@@ -37,7 +37,7 @@ def only(outcomes):
 
 def test_a_fresh_entry_verifies(entries, capsys):
     assert only(verify_dir(entries)).status == VERIFIED
-    assert main(["leaderboard", "verify", str(entries)]) == 0
+    assert main(["leaderboard", "verify", "--entries", str(entries)]) == 0
     assert "1 verified, 0 failed" in capsys.readouterr().out
 
 
@@ -45,7 +45,7 @@ def test_an_edited_entry_number_fails(entries, capsys):
     edit_json(entries / f"{ENTRY}.json", lambda d: d["tasks"][0]["economic"].update(value=-9.5))
     outcome = only(verify_dir(entries))
     assert outcome.status == FAILED and "tasks[0].economic.value" in outcome.detail and "-9.5" in outcome.detail
-    assert main(["leaderboard", "verify", str(entries)]) == 1
+    assert main(["leaderboard", "verify", "--entries", str(entries)]) == 1
     assert "1 failed" in capsys.readouterr().out
 
 
@@ -73,8 +73,8 @@ def test_edited_samples_with_a_matching_hash_fail_on_the_recomputation(entries):
 def test_entries_without_shipped_samples_are_reported_not_failed(entries, capsys):
     (entries / f"{ENTRY}.samples.jsonl.gz").unlink()
     assert only(verify_dir(entries)).status == UNAVAILABLE
-    assert main(["leaderboard", "verify", str(entries)]) == 0
-    assert main(["leaderboard", "verify", str(entries), "--strict"]) == 1
+    assert main(["leaderboard", "verify", "--entries", str(entries)]) == 0
+    assert main(["leaderboard", "verify", "--entries", str(entries), "--strict"]) == 1
     assert "1 without samples" in capsys.readouterr().out
 
 
@@ -82,10 +82,10 @@ def test_a_broken_entry_file_fails_without_traceback(entries, capsys):
     (entries / "broken__pct.json").write_text("{not json")
     statuses = {o.path.name: o.status for o in verify_dir(entries)}
     assert statuses == {"broken__pct.json": FAILED, f"{ENTRY}.json": VERIFIED}
-    assert main(["leaderboard", "verify", str(entries)]) == 1
+    assert main(["leaderboard", "verify", "--entries", str(entries)]) == 1
     assert "Traceback" not in capsys.readouterr().err
 
 
 def test_missing_entries_folder_is_a_user_error(tmp_path, capsys):
-    assert main(["leaderboard", "verify", str(tmp_path / "none")]) == 2
+    assert main(["leaderboard", "verify", "--entries", str(tmp_path / "none")]) == 2
     assert "no such entries folder" in capsys.readouterr().err

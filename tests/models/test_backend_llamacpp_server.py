@@ -35,9 +35,9 @@ def test_small_task_through_the_local_llama_cpp_server(tmp_path, monkeypatch, ca
     with llama_server() as base_url:
         argv = ["run", "--base-url", base_url, "--model", "smollm2", "--include-path", str(tmp_path / "tasks"),
                 "--tasks", "pct-tiny", "--limit", "1", "--no-progress", "--concurrency", "2"]
-        assert main(argv + ["--output-path", str(tmp_path / "a")]) == 0
+        assert main(argv + ["--output", str(tmp_path / "a")]) == 0
         assert "2 new" in capsys.readouterr().err
-        assert main(argv + ["--output-path", str(tmp_path / "b")]) == 0
+        assert main(argv + ["--output", str(tmp_path / "b")]) == 0
         assert "2 reused, 0 new" in capsys.readouterr().err
     first = read_samples(tmp_path / "a" / "samples.jsonl")
     assert len(first) == 2 and first[0].seed != first[1].seed

@@ -64,7 +64,7 @@ def expected_text(greeting: str, seed: int) -> str:
 def test_registered_model_gets_args_gen_kwargs_chat_template_and_seeds(tmp_path):
     out = tmp_path / "run"
     assert main(["run", "--backend", "lm-eval", "--model-args", "model=polibench-test-echo,greeting=hey",
-                 "--tasks", "pct", "--limit", "2", "--samples", "2", "--scorer", "lexical", "--output-path", str(out),
+                 "--tasks", "pct", "--limit", "2", "--samples", "2", "--scorer", "lexical", "--output", str(out),
                  "--no-progress"]) == 0
     assert SEEN["init"] == [{"greeting": "hey"}]
     samples = read_samples(out / "samples.jsonl")
@@ -76,7 +76,7 @@ def test_registered_model_gets_args_gen_kwargs_chat_template_and_seeds(tmp_path)
     # A re-run builds no model and makes no call.
     assert main(["run", "--backend", "lm-eval", "--model-args", "model=polibench-test-echo,greeting=hey",
                  "--tasks", "pct", "--limit", "2", "--samples", "2", "--scorer", "lexical",
-                 "--output-path", str(tmp_path / "again"), "--no-progress"]) == 0
+                 "--output", str(tmp_path / "again"), "--no-progress"]) == 0
     assert len(SEEN["init"]) == 1 and len(SEEN["requests"]) == 4
 
 

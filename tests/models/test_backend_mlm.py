@@ -102,7 +102,7 @@ def test_lexicons_are_feng_et_al():
 def test_pct_mlm_task_end_to_end(agreeing_model, tmp_path, tmp_path_factory):
     out = tmp_path / "run"
     assert main(["run", "--backend", "mlm", "--model", str(agreeing_model), "--tasks", "pct-mlm", "--limit", "3",
-                 "--output-path", str(out), "--no-progress"]) == 0
+                 "--output", str(out), "--no-progress"]) == 0
     samples = read_samples(out / "samples.jsonl")
     assert len(samples) == 3 and all(s.stance.kept and s.stance.label == "agree" for s in samples)
     answers = json.loads((out / "results.json").read_text())["results"]["pct-mlm"]["pct"]["answers"]
@@ -112,6 +112,6 @@ def test_pct_mlm_task_end_to_end(agreeing_model, tmp_path, tmp_path_factory):
     leaning_no = build_tiny_mlm(tmp_path_factory.mktemp("mlm") / "mild", {"disagree": 5.0, "agree": 4.5})
     out2 = tmp_path / "run2"
     assert main(["run", "--backend", "mlm", "--model", str(leaning_no), "--tasks", "pct-mlm", "--limit", "1",
-                 "--output-path", str(out2), "--no-progress"]) == 0
+                 "--output", str(out2), "--no-progress"]) == 0
     answers2 = json.loads((out2 / "results.json").read_text())["results"]["pct-mlm"]["pct"]["answers"]
     assert list(answers2.values())[0] == "disagree"  # 0.62 vs 0.38: under the 0.3 margin

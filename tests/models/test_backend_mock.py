@@ -92,9 +92,9 @@ def test_a_failed_generation_still_closes_the_backend_and_publishes_nothing(tmp_
 def test_cli_runs_on_the_mock_backend_and_reuses_the_cache(tmp_path, capsys):
     args = ["run", "--backend", "mock", "--model-args", "responses=I agree.|I disagree.", "--tasks", "pct",
             "--limit", "2", "--samples", "2", "--scorer", "lexical", "--no-progress"]
-    assert main([*args, "--output-path", str(tmp_path / "a")]) == 0
+    assert main([*args, "--output", str(tmp_path / "a")]) == 0
     assert "0 reused, 4 new" in capsys.readouterr().err
-    assert main([*args, "--output-path", str(tmp_path / "b")]) == 0
+    assert main([*args, "--output", str(tmp_path / "b")]) == 0
     assert "4 reused, 0 new" in capsys.readouterr().err
     first, second = ((tmp_path / d / "samples.jsonl").read_text() for d in "ab")
     assert first == second

@@ -34,7 +34,7 @@ def _env(tmp_path, monkeypatch):
 
 def run(server_url: str, out: Path, *extra: str, model_args: str = "") -> int:
     args = ["run", "--model", "fake", "--base-url", server_url, "--tasks", "pct", "--limit", "8", "--samples", "3",
-            "--scorer", "lexical", "--output-path", str(out), "--no-progress", "--seed", "5"]
+            "--scorer", "lexical", "--output", str(out), "--no-progress", "--seed", "5"]
     if model_args:
         args += ["--model-args", model_args]
     return main(args + list(extra))
@@ -120,7 +120,7 @@ def test_wrong_api_key_is_one_message_without_the_key(tmp_path, capsys, monkeypa
 def test_missing_key_unreachable_url_bad_args_unknown_backend_exit_2(tmp_path, capsys, monkeypatch):
     monkeypatch.delenv("OPENAI_API_KEY")
     assert main(["run", "--backend", "openai", "--model", "gpt-4o-mini", "--tasks", "pct", "--limit", "1",
-                 "--output-path", str(tmp_path / "o")]) == 2
+                 "--output", str(tmp_path / "o")]) == 2
     assert "OPENAI_API_KEY" in capsys.readouterr().err
 
     with socket.socket() as probe:  # a port nobody listens on

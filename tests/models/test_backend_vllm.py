@@ -113,7 +113,7 @@ def test_llm_chat_and_grouped_samples(fake_vllm):
 def test_bad_args_and_missing_vllm_are_one_message(fake_vllm, monkeypatch, capsys, tmp_path):
     for bad in ("distributed_executor_backend=slurm", "gpu_memory_utilization=1.5", "tensor_parallel=2"):
         assert main(["run", "--backend", "vllm", "--model", "org/m", "--model-args", bad, "--tasks", "pct",
-                     "--output-path", str(tmp_path / "o")]) == 2
+                     "--output", str(tmp_path / "o")]) == 2
         err = capsys.readouterr().err
         assert err.count("polibench: error:") == 1 and "Traceback" not in err
     monkeypatch.setitem(__import__("sys").modules, "vllm", None)
@@ -133,12 +133,12 @@ def test_hub_model_picks_vllm_with_a_gpu(fake_vllm, monkeypatch):
 def test_cli_run_through_fake_vllm_and_cached_rerun(fake_vllm, tmp_path):
     argv = ["run", "--backend", "vllm", "--model", "org/model", "--model-args", "tensor_parallel_size=2",
             "--tasks", "pct", "--limit", "2", "--samples", "2", "--scorer", "lexical", "--no-progress"]
-    assert main(argv + ["--output-path", str(tmp_path / "a")]) == 0
+    assert main(argv + ["--output", str(tmp_path / "a")]) == 0
     assert len(fake_vllm.calls["generate"]) == 1 and len(fake_vllm.calls["generate"][0]["prompts"]) == 4
     samples = read_samples(tmp_path / "a" / "samples.jsonl")
     seeds = [p["seed"] for p in fake_vllm.calls["generate"][0]["params"]]
     assert seeds == [s.seed for s in samples]
-    assert main(argv + ["--output-path", str(tmp_path / "b")]) == 0
+    assert main(argv + ["--output", str(tmp_path / "b")]) == 0
     assert len(fake_vllm.calls["generate"]) == 1 and len(fake_vllm.calls["LLM"]) == 1  # re-run: no engine, no calls
     model = json.loads(Path(tmp_path / "b" / "results.json").read_text())["model"]
     assert model["backend"] == "vllm" and model["model_args"]["tensor_parallel_size"] == 2
