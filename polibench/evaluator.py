@@ -2,10 +2,11 @@
 
 Each stage is a function over ``Sample`` records (see :mod:`polibench.records`); this module only wires
 them together and writes ``samples.jsonl``, ``results.json`` and ``report.md`` into the output folder.
-The responses of every task are generated first and the model backend is closed before any scorer is
-created, so a GPU engine never shares memory with a stance classifier or judge. Before any of that, the
-preflight (:mod:`polibench.preflight`) checks the scorers (without loading them), the output folder and the
-backend, so a run that cannot finish fails before its first model call.
+The responses of every task are generated first and the model backend is closed before the scorers that
+score are created, so a GPU engine never shares memory with a stance classifier or judge. Before any of
+that, the preflight (:mod:`polibench.preflight`) builds the scorers only to check them (they load no
+weights), and checks the output folder and the backend, so a run that cannot finish fails before its first
+model call.
 """
 
 from __future__ import annotations
