@@ -132,7 +132,8 @@ def test_judge_backend_and_arguments_are_checked_without_loading_a_judge(tmp_pat
     assert run_mock(tmp_path, "--scorer", "judge", "--scorer-args", "backend=mock,temperature_typo=1") == 2
     assert "bad judge scorer arguments" in one_error(capsys)
     assert run_mock(tmp_path, "--scorer", "judge", "--scorer-args", f"model={tmp_path / 'judge.gguf'}") == 2
-    assert "does not exist" in one_error(capsys)
+    err = one_error(capsys)
+    assert f"{tmp_path / 'judge.gguf'}" in err and ("does not exist" in err or "existing .gguf file" in err)
     assert_nothing_generated(tmp_path)
     check_scorers([ScorerSpec("pct", "judge", ("agree", "disagree"), {"backend": "mock", "score_choices": True})])
 

@@ -101,6 +101,12 @@ class ModelBackend(ABC):
         backends with ``"score_choices"`` in :attr:`capabilities` implement this."""
         raise self.unsupported(SCORE_CHOICES)
 
+    @classmethod
+    def check_model(cls, model: Optional[str]) -> None:
+        """Raise :class:`~polibench.errors.BackendError` when ``model`` evidently cannot be loaded (a missing
+        file); called before the backend is built, so it must not load anything. The default checks nothing."""
+        return None
+
     def preflight(self) -> None:
         """Raise :class:`~polibench.errors.BackendError` when the backend evidently cannot answer prompts (an
         API key the server refuses, an endpoint nobody answers). Called once before the first prompt; must

@@ -38,13 +38,15 @@ def backend_class(name: str) -> type[ModelBackend]:
 
 
 def check_backend_args(name: str, model: str | None, model_args: dict, what: str = "--model-args") -> None:
-    """The backend is known and installed, and its constructor accepts ``model_args``, checked against its
-    signature without building it (building may load the model); ``what`` names the arguments in the message."""
+    """The backend is known and installed, its constructor accepts ``model_args`` (checked against its
+    signature, without building it: building may load the model) and ``model`` passes its
+    :meth:`~polibench.models.base.ModelBackend.check_model`; ``what`` names the arguments in the message."""
     cls = backend_class(name)
     try:
         inspect.signature(cls.__init__).bind(None, model, **model_args)
     except TypeError as exc:
         raise BackendError(f"backend '{name}': bad {what} ({exc})") from None
+    cls.check_model(model)
 
 
 def create_backend(name: str, model: str | None, model_args: dict) -> ModelBackend:
