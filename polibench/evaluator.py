@@ -2,8 +2,11 @@
 
 Each stage is a function over ``Sample`` records (see :mod:`polibench.records`); this module only wires
 them together and writes ``samples.jsonl``, ``results.json`` and ``report.md`` into the output folder.
-The responses of every task are generated first and the model backend is closed before any scorer is
-created, so a GPU engine never shares memory with a stance classifier or judge.
+The responses of every task are generated first and the model backend is closed before the scorers that
+score are created, so a GPU engine never shares memory with a stance classifier or judge. Before any of
+that, the preflight (:mod:`polibench.preflight`) builds the scorers only to check them (they load no
+weights), and checks the output folder and the backend, so a run that cannot finish fails before its first
+model call.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from polibench.metrics.compute import compute_task_results
 from polibench.metrics.registry import check_metric_names
 from polibench.models.base import ModelBackend
 from polibench.models.stage import generate_samples
+from polibench.preflight import ScorerSpec, run_preflight
 from polibench.records import Sample
 from polibench.report.markdown import write_report
 from polibench.request_building import build_samples
@@ -53,6 +57,15 @@ def scoring_setup(task: TaskConfig, options: RunOptions) -> tuple[str, dict, flo
     return name, args, threshold
 
 
+def scorer_specs(tasks: list[TaskConfig], options: RunOptions) -> list[ScorerSpec]:
+    """The stance scorer of each task, for the preflight."""
+    specs = []
+    for task in tasks:
+        name, args, _ = scoring_setup(task, options)
+        specs.append(ScorerSpec(task.task, name, tuple(task.scoring.labels), args))
+    return specs
+
+
 def results_document(tasks: list[TaskConfig], registry: TaskRegistry, samples: dict[str, list[Sample]],
                      model: dict, scorers: dict[str, dict], options: RunOptions) -> ResultsDocument:
     """The whole results.json: results per task plus everything needed to recompute them."""
@@ -75,16 +88,19 @@ def results_document(tasks: list[TaskConfig], registry: TaskRegistry, samples: d
 
 
 def evaluate(task_names: list[str], registry: TaskRegistry, backend: ModelBackend, output_dir: Path,
-             options: RunOptions) -> ResultsDocument:
+             options: RunOptions, preflight: bool = True) -> ResultsDocument:
     """Run every task on ``backend`` and write the run folder; return the results document.
 
     ``backend`` (wrap it in :class:`polibench.cache.CachingBackend` to reuse and persist responses) is
-    closed once all responses exist, also when generation fails."""
+    closed once all responses exist, also when generation or the preflight fails. ``preflight=False``
+    skips the preflight checks, for callers that ran them already (``polibench run``)."""
     tasks = [registry.task(name) for name in task_names]
     for task in tasks:
         check_metric_names(task.task, task.metrics)  # before any model call
     generated: dict[str, list[Sample]] = {}
     with backend:
+        if preflight:
+            run_preflight(scorer_specs(tasks, options), output_dir, backend)
         for task in tasks:
             samples = build_samples(task, registry, seed=options.seed, samples_per_prompt=options.samples_per_prompt,
                                     limit=options.limit, model_name=backend.display_name)

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import os
 import sys
+import tempfile
 from pathlib import Path
+from typing import Optional
 
 from platformdirs import user_cache_dir
 
@@ -29,3 +31,23 @@ def cache_dir() -> Path:
     path = Path(root)
     path.mkdir(parents=True, exist_ok=True)
     return path
+
+
+def unwritable_reason(folder: Path) -> Optional[str]:
+    """Why files cannot be created in ``folder`` (when it does not exist yet, in the nearest existing folder
+    above it, where it would be made), or None when they can. Tries for real, with one temporary file that
+    is removed at once (permission bits say nothing for root or on read-only mounts); creates no folder."""
+    folder = Path(folder).expanduser().absolute()
+    probe = folder
+    while not probe.exists():
+        if probe.parent == probe:
+            return f"no existing folder above {folder}"
+        probe = probe.parent
+    if not probe.is_dir():
+        return f"{probe} is a file, not a folder"
+    try:
+        with tempfile.TemporaryFile(dir=probe, prefix=".polibench-probe-"):
+            pass
+    except OSError as exc:
+        return f"cannot create files in {probe} ({exc.strerror or exc})"
+    return None

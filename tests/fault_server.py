@@ -12,10 +12,11 @@ attempt after the last fault succeeds. Fault kinds:
 - ``malformed``: HTTP 200 with truncated JSON.
 
 With ``expected_key`` set, a request without ``Authorization: Bearer <expected_key>`` gets 401 (and
-the message echoes the key it got, as real APIs do). A successful answer is a deterministic function of
-the key (so two runs can be compared), tagged with the key's hash. ``stats()`` reports attempts and
-successes per key, faults injected by kind, the largest number of requests in flight at once, and the
-shortest wait a client left after a 429 before retrying.
+the message echoes the key it got, as real APIs do); so does the model list (``GET /models``, never
+faulted). A successful answer is a deterministic function of the key (so two runs can be compared),
+tagged with the key's hash. ``stats()`` reports attempts (completion requests) and successes per key,
+faults injected by kind, the largest number of requests in flight at once, the shortest wait a client
+left after a 429 before retrying, and ``model_lists`` (model lists served).
 
 Run standalone: ``python tests/fault_server.py --port 8765 --fault-rate 0.5 --latency 0.05``.
 """
@@ -66,6 +67,7 @@ class FaultState:
         self.retry_gaps: list[float] = []
         self.auth_ok = 0
         self.auth_bad = 0
+        self.model_lists = 0  # successful GET /models (the client's preflight)
         self.replies: dict[str, str] = {}
 
     def faults_for(self, key: str) -> list[str]:
@@ -95,7 +97,7 @@ class FaultState:
                 "duplicated_successes": sum(1 for v in self.successes.values() if v > 1),
                 "injected": dict(self.injected), "max_in_flight": self.max_in_flight,
                 "min_wait_after_429": min(self.retry_gaps) if self.retry_gaps else None,
-                "auth_ok": self.auth_ok, "auth_bad": self.auth_bad,
+                "auth_ok": self.auth_ok, "auth_bad": self.auth_bad, "model_lists": self.model_lists,
             }
 
 
@@ -151,8 +153,25 @@ class Handler(BaseHTTPRequestHandler):
                     return
                 time.sleep(0.005)  # data (a pipelined request?) rather than a close: keep hanging
 
+    def _refuse_key(self) -> bool:
+        """With ``expected_key`` set, answer 401 to a request without it (echoing the key, as real APIs do)."""
+        state = self.state
+        with state.lock:
+            auth = self.headers.get("Authorization", "")
+            if state.expected_key is None or auth == f"Bearer {state.expected_key}":
+                return False
+            state.auth_bad += 1
+            message = json.dumps({"error": {"message": f"Incorrect API key provided: {auth[7:]}",
+                                            "type": "invalid_request_error"}})
+            self._send(401, message.encode())
+            return True
+
     def do_GET(self) -> None:
         if self.path.endswith("/models"):
+            if self._refuse_key():
+                return
+            with self.state.lock:
+                self.state.model_lists += 1
             self._send(200, json.dumps({"object": "list", "data": [{"id": "fake", "object": "model"}]}).encode())
         elif self.path == "/_stats":
             self._send(200, json.dumps(self.state.stats()).encode())
@@ -169,16 +188,10 @@ class Handler(BaseHTTPRequestHandler):
         body = json.loads(raw or b"{}")
         key = request_key(body)
         now = time.monotonic()
+        if self._refuse_key():  # like real APIs, the 401 echoes the key that was sent: the client must not print it
+            return
         with state.lock:
-            auth = self.headers.get("Authorization", "")
             if state.expected_key is not None:
-                if auth != f"Bearer {state.expected_key}":
-                    state.auth_bad += 1
-                    # Like real APIs, echo the key that was sent: the client must not print it.
-                    message = json.dumps({"error": {"message": f"Incorrect API key provided: {auth[7:]}",
-                                                    "type": "invalid_request_error"}})
-                    self._send(401, message.encode())
-                    return
                 state.auth_ok += 1
             attempt = state.attempts[key]
             state.attempts[key] += 1

@@ -113,6 +113,9 @@ class CachingBackend(StreamingBackend):
                       progress: Optional[ProgressFn] = None) -> list[list[float]]:
         return self.backend.score_choices(prompts, options, progress)
 
+    def preflight(self) -> None:
+        self.backend.preflight()
+
     def close(self) -> None:
         self.backend.close()
         super().close()

@@ -51,10 +51,11 @@ def default_output(model_name: str) -> Path:
 def run_command(args: argparse.Namespace) -> int:
     from polibench.cache import CachingBackend, ResponseCache
     from polibench.errors import PolibenchError
-    from polibench.evaluator import RunOptions, evaluate
+    from polibench.evaluator import RunOptions, evaluate, scorer_specs
     from polibench.metrics.registry import check_metric_names
     from polibench.models.registry import create_backend
     from polibench.models.select import choose
+    from polibench.preflight import check_backend, check_backend_args, check_output_dir, check_scorers
     from polibench.scoring.registry import OFFLINE_DEFAULT
     from polibench.taskspec.loader import load_registry
 
@@ -80,6 +81,13 @@ def run_command(args: argparse.Namespace) -> int:
         if args.concurrency:
             model_args["concurrency"] = args.concurrency
     scorer = args.scorer or (OFFLINE_DEFAULT if embedded else None)
+    options = RunOptions(seed=args.seed, limit=args.limit, samples_per_prompt=args.samples, scorer=scorer,
+                         scorer_args=scorer_args, threshold=args.threshold, show_progress=not args.no_progress,
+                         command=sys.argv[1:])
+    # Preflight, before the model is even loaded: backend arguments, scorers (no weights), output folder.
+    check_backend_args(backend_name, model, model_args)
+    check_scorers(scorer_specs([registry.task(name) for name in task_names], options))
+    check_output_dir(Path(args.output) if args.output else default_output(model or backend_name))
     print(f"polibench: model {model or model_args.get('model', '')} on backend '{backend_name}'"
           + (" (embedded default)" if embedded else "") + f"; tasks {', '.join(task_names)}", file=sys.stderr)
     backend = create_backend(backend_name, model, model_args)
@@ -87,11 +95,9 @@ def run_command(args: argparse.Namespace) -> int:
     cache = None if args.no_cache else ResponseCache()
     if cache is not None:
         backend = CachingBackend(backend, cache)
-    options = RunOptions(seed=args.seed, limit=args.limit, samples_per_prompt=args.samples, scorer=scorer,
-                         scorer_args=scorer_args, threshold=args.threshold, show_progress=not args.no_progress,
-                         command=sys.argv[1:])
     try:
-        document = evaluate(task_names, registry, backend, out, options)  # closes the backend after generating
+        check_backend(backend)  # e.g. one free request to an API with the key, before any prompt
+        document = evaluate(task_names, registry, backend, out, options, preflight=False)  # closes the backend
     finally:
         backend.close()
         if cache is not None:

@@ -13,6 +13,9 @@ What a backend can do is declared in :attr:`ModelBackend.capabilities`:
   (lm-eval's ``loglikelihood`` requests). Callers check ``backend.supports("score_choices")``; calling it on
   a backend without the capability raises :class:`UnsupportedCapability`.
 
+Before the first prompt, a run calls :meth:`ModelBackend.preflight`: cheap checks that the backend will
+answer (the ``openai`` backend sends one free request); the default checks nothing.
+
 A backend holds memory (model weights, a GPU engine) until :meth:`ModelBackend.close`; backends are context
 managers (``with create_backend(...) as backend:``), and ``close()`` may be called more than once.
 """
@@ -98,6 +101,18 @@ class ModelBackend(ABC):
         header; a plain prompt is continued directly (so an option usually starts with a space there). Only
         backends with ``"score_choices"`` in :attr:`capabilities` implement this."""
         raise self.unsupported(SCORE_CHOICES)
+
+    @classmethod
+    def check_model(cls, model: Optional[str]) -> None:
+        """Raise :class:`~polibench.errors.BackendError` when ``model`` evidently cannot be loaded (a missing
+        file); called before the backend is built, so it must not load anything. The default checks nothing."""
+        return None
+
+    def preflight(self) -> None:
+        """Raise :class:`~polibench.errors.BackendError` when the backend evidently cannot answer prompts (an
+        API key the server refuses, an endpoint nobody answers). Called once before the first prompt; must
+        cost seconds and no generation. The default checks nothing (a local backend failed in its constructor)."""
+        return None
 
     def close(self) -> None:
         """Free what the backend holds (weights, engines, connections). Safe to call more than once."""

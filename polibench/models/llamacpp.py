@@ -33,10 +33,14 @@ class LlamaCppBackend(StreamingBackend):
     name = "llamacpp"
     capabilities = frozenset({GENERATE, SCORE_CHOICES})
 
-    def __init__(self, model: Optional[str], *, n_ctx: int = 2048, n_threads: Optional[int] = None,
-                 n_gpu_layers: int = 0, batch_size: int = 1, chat_format: Optional[str] = None):
+    @classmethod
+    def check_model(cls, model: Optional[str]) -> None:
         if not model or not Path(model).is_file():
             raise BackendError(f"llamacpp: --model must be an existing .gguf file (got '{model}')")
+
+    def __init__(self, model: Optional[str], *, n_ctx: int = 2048, n_threads: Optional[int] = None,
+                 n_gpu_layers: int = 0, batch_size: int = 1, chat_format: Optional[str] = None):
+        self.check_model(model)
         try:
             from llama_cpp import Llama
         except ImportError:

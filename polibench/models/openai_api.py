@@ -12,6 +12,11 @@ The API key is read from the environment (``OPENAI_API_KEY``, or the variable na
 ``api_key_env``) and is never stored: not in ``describe()``, the cache key, logs or results. A local
 server without keys needs none (a placeholder is sent).
 
+Before the first prompt, :meth:`OpenAIBackend.preflight` sends one free request (``GET /models``) with
+the same key, timeout and retry policy: a refused key (401/403) or an endpoint that does not answer is one
+message before anything is generated (and billed). A server without ``/models`` (404) or with a reply that
+is not a model list passes: its key is then checked by the first real request.
+
 Each completion arrives through ``on_result`` as soon as it exists, so the response cache persists it at
 once. Every request carries its sample's seed; servers that honour ``seed`` (vLLM, llama.cpp) then answer
 reproducibly. ``top_k`` is not part of the OpenAI API: it is sent (as an extra body field) only to
@@ -158,6 +163,39 @@ class OpenAIBackend(StreamingBackend):
                 time.sleep(0.2 * (attempt + 1))
         raise BackendError(f"openai: cannot reach {self.base_url or OPENAI_URL} "
                            f"({getattr(error, 'strerror', None) or error})")
+
+    def preflight(self) -> None:
+        """Reachability, then one ``GET /models`` (free; retried like a completion): refuses a bad key or an
+        endpoint that does not answer before any prompt is sent. Warns when the listed models do not
+        include ``model`` (some proxies list only part of what they serve, so this is not an error)."""
+        import openai
+
+        self.check_reachable()
+        self._checked = True
+        rng = random.Random(0)
+        attempt = 0
+        with openai.OpenAI(api_key=self._api_key, base_url=self._url, timeout=self.timeout, max_retries=0) as client:
+            while True:
+                try:
+                    served = [getattr(m, "id", None) for m in client.models.list().data]
+                    break
+                except Exception as exc:  # noqa: BLE001 - every failure is classified below
+                    failure = classify(exc)
+                if failure.kind in ("http_404", "http_405", "http_501", "malformed"):
+                    return  # the server does not list models: the first request will tell
+                if not failure.retryable:
+                    raise BackendError(self._safe(f"openai: the server refused the preflight request (GET "
+                                                  f"{self.base_url or OPENAI_URL}/models), before any prompt was "
+                                                  f"sent: {failure.message}"))
+                if attempt >= self.policy.max_retries:
+                    raise BackendError(self._safe(f"openai: preflight request (GET {self.base_url or OPENAI_URL}"
+                                                  f"/models) gave up after {attempt + 1} attempts: {failure.message}"))
+                time.sleep(self.policy.delay(attempt, failure.retry_after, rng))
+                attempt += 1
+        if served and self.model not in served:
+            shown = ", ".join(str(m) for m in served[:5]) + (" ..." if len(served) > 5 else "")
+            print(f"polibench: warning: openai: the server does not list model '{self.model}' (it lists {shown})",
+                  file=sys.stderr)
 
     # -- generation -----------------------------------------------------------------------------------
 

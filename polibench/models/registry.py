@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import inspect
 
 from polibench.errors import BackendError
 from polibench.models.base import ModelBackend
@@ -34,6 +35,18 @@ def backend_class(name: str) -> type[ModelBackend]:
         raise BackendError(f"backend '{name}' needs a package that is not installed ({exc.name}); "
                            f"see the README's install section") from None
     return getattr(module, class_name)
+
+
+def check_backend_args(name: str, model: str | None, model_args: dict, what: str = "--model-args") -> None:
+    """The backend is known and installed, its constructor accepts ``model_args`` (checked against its
+    signature, without building it: building may load the model) and ``model`` passes its
+    :meth:`~polibench.models.base.ModelBackend.check_model`; ``what`` names the arguments in the message."""
+    cls = backend_class(name)
+    try:
+        inspect.signature(cls.__init__).bind(None, model, **model_args)
+    except TypeError as exc:
+        raise BackendError(f"backend '{name}': bad {what} ({exc})") from None
+    cls.check_model(model)
 
 
 def create_backend(name: str, model: str | None, model_args: dict) -> ModelBackend:

@@ -5,6 +5,10 @@ recorded (the ``mask_lexicon`` scorer reads a masked LM's ``mask_fills``) overri
 :meth:`StanceScorer.score_samples`, which the scoring stage calls. The scoring stage
 (:mod:`polibench.scoring.stage`) decides which samples go to the Likert parser and which to the stance
 scorer, and applies the confidence filter.
+
+Scorers are built cheaply (no weights are loaded before the first :meth:`StanceScorer.score`), so a run
+can build them before any model call and ask :meth:`StanceScorer.preflight` whether they will load and
+whether their labels fit the task (:mod:`polibench.preflight`).
 """
 
 from __future__ import annotations
@@ -41,6 +45,13 @@ class StanceScorer(ABC):
 
     def describe(self) -> dict:
         return {"scorer": self.name, "labels": list(self.labels), **self.options}
+
+    def preflight(self) -> None:
+        """Raise :class:`~polibench.errors.PolibenchError` when this scorer could not score the task: its
+        model cannot be found, or it cannot return the task's labels. Must stay cheap: never load weights
+        onto a device (the run checks scorers while the generating model may be resident). The default
+        checks nothing beyond what the constructor checked."""
+        return None
 
     @abstractmethod
     def score(self, statements: Sequence[str], responses: Sequence[str],

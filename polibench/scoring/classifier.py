@@ -15,12 +15,14 @@ is one of them.
 
 from __future__ import annotations
 
-import contextlib
 from typing import Optional, Sequence
 
 from polibench.devices import pick_device
 from polibench.errors import PolibenchError
 from polibench.scoring.base import LABELS, StanceResult, StanceScorer
+from polibench.scoring.checkpoint import check_device, checkpoint_config, quiet_transformers
+
+__all__ = ["ClassifierScorer", "MAX_LENGTH", "checkpoint_labels", "encode_pairs", "quiet_transformers"]
 
 MAX_LENGTH = 256
 
@@ -30,22 +32,6 @@ def encode_pairs(tokenizer, statements: Sequence[str], responses: Sequence[str],
     """The one way statements and responses become model input, shared by training and scoring."""
     return tokenizer(list(statements), [r or "" for r in responses], truncation="longest_first",
                      max_length=max_length, **kwargs)
-
-
-@contextlib.contextmanager
-def quiet_transformers():
-    """Silence transformers' load/save reports and progress bars (expected noise for polibench's users)."""
-    from transformers.utils import logging as hf_logging
-
-    verbosity, bars = hf_logging.get_verbosity(), hf_logging.is_progress_bar_enabled()
-    hf_logging.set_verbosity_error()
-    hf_logging.disable_progress_bar()
-    try:
-        yield
-    finally:
-        hf_logging.set_verbosity(verbosity)
-        if bars:
-            hf_logging.enable_progress_bar()
 
 
 def checkpoint_labels(config) -> dict[int, str]:
@@ -73,6 +59,22 @@ class ClassifierScorer(StanceScorer):
                                  "(see `polibench stance train`)")
         return self.model_name
 
+    def check_labels(self, path: str, config) -> dict[int, str]:
+        """The checkpoint's ``id2label``, after checking that it names every label the task asks for."""
+        id2label = checkpoint_labels(config)
+        missing = [label for label in self.labels if label not in id2label.values()]
+        if missing:
+            raise PolibenchError(f"{self.name} scorer: '{path}' has labels {sorted(id2label.values())}, "
+                                 f"not the stance labels {missing}")
+        return id2label
+
+    def preflight(self) -> None:
+        """The checkpoint's config, tokenizer and weights files resolve (locally or in the HF cache) and its
+        labels include the task's; nothing is loaded onto a device."""
+        check_device(self.device, f"{self.name} scorer")
+        path = self.model_path()
+        self.check_labels(path, checkpoint_config(path, f"{self.name} scorer"))
+
     def load(self):
         """``(tokenizer, model, id2label)``, loaded once."""
         if self._loaded is None:
@@ -86,11 +88,7 @@ class ClassifierScorer(StanceScorer):
             except (OSError, ValueError) as exc:
                 raise PolibenchError(f"classifier scorer: could not load '{path}' "
                                      f"({str(exc).splitlines()[0]})") from None
-            id2label = checkpoint_labels(model.config)
-            missing = [label for label in self.labels if label not in id2label.values()]
-            if missing:
-                raise PolibenchError(f"classifier scorer: '{path}' has labels {sorted(id2label.values())}, "
-                                     f"not the stance labels {missing}")
+            id2label = self.check_labels(path, model.config)
             self.device = pick_device(self.device)
             model.to(self.device).eval()
             self._loaded = (tokenizer, model, id2label)

@@ -23,10 +23,12 @@ from __future__ import annotations
 
 import math
 import re
+from pathlib import Path
 from typing import Optional, Sequence
 
+from polibench.errors import PolibenchError
 from polibench.models.base import SCORE_CHOICES, ModelBackend
-from polibench.models.registry import create_backend
+from polibench.models.registry import check_backend_args, create_backend
 from polibench.models.select import choose
 from polibench.records import ChatMessage, GenerationSettings, Prompt
 from polibench.scoring.base import LABELS, StanceResult, StanceScorer
@@ -75,6 +77,22 @@ class JudgeScorer(StanceScorer):
         self.options.update(backend=backend.name, model=backend.describe().get("model"))
         self.options["confidence"] = "label log-probabilities" if backend.supports(SCORE_CHOICES) else \
             "none (generated text; 1.0 when a label is named)"
+
+    def preflight(self) -> None:
+        """The prompt formats, the judge's backend is installed and accepts its arguments, and a model given
+        as a file path exists; the judge model itself is not loaded."""
+        try:
+            self.user_turn("s", "r")
+        except (KeyError, IndexError, ValueError) as exc:
+            raise PolibenchError(f"judge scorer: prompt may only use {{statement}}, {{response}} and {{choices}} "
+                                 f"({type(exc).__name__}: {exc})") from None
+        if self._backend is not None:
+            return
+        backend_name, model, _ = choose(self.model_name, self.backend_name)
+        check_backend_args(backend_name, model, self.model_args, what="judge scorer arguments")
+        looks_like_path = model and (model.endswith(".gguf") or model.startswith(("/", ".", "~")))
+        if looks_like_path and not Path(model).expanduser().exists():
+            raise PolibenchError(f"judge scorer: model '{model}' does not exist")
 
     def _setup(self) -> ModelBackend:
         if self._backend is None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Optional, Sequence
 
+from polibench.errors import PolibenchError
 from polibench.records import Sample, TokenProb
 from polibench.scoring.base import StanceResult, StanceScorer
 
@@ -41,6 +42,13 @@ class MaskLexiconScorer(StanceScorer):
         self.negative = frozenset(w.lower() for w in (negative or NEGATIVE))
         if positive or negative:
             self.options = {"positive": sorted(self.positive), "negative": sorted(self.negative)}
+
+    def preflight(self) -> None:
+        """The lexicons only tell agree from disagree: a task asking for other labels does not fit."""
+        other = [label for label in self.labels if label not in ("agree", "disagree")]
+        if other:
+            raise PolibenchError(f"mask_lexicon scorer: can only return agree or disagree, but the task also asks "
+                                 f"for {other}; use it on 2-label tasks (e.g. pct-mlm)")
 
     def score_fills(self, fills: Optional[Sequence[TokenProb]]) -> StanceResult:
         if not fills:

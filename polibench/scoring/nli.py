@@ -35,6 +35,7 @@ from typing import Optional, Sequence
 from polibench.devices import pick_device
 from polibench.errors import PolibenchError
 from polibench.scoring.base import StanceResult, StanceScorer
+from polibench.scoring.checkpoint import check_device, checkpoint_config
 
 FENG_TEMPLATE = "This example is {}."
 FENG_PREMISE = "{statement} {response}"
@@ -84,6 +85,25 @@ class NLIScorer(StanceScorer):
         self.options = {"model": model, "mapping": mapping, "hypothesis_template": self.template,
                         "label_hypotheses": self.hypotheses, "premise_template": self.premise}
         self._pipe = None
+
+    def preflight(self) -> None:
+        """The templates format, the device exists, the checkpoint's files resolve (locally or in the HF
+        cache) and its NLI head has the roles the mapping reads; no weights are loaded."""
+        try:
+            probe = self.template.format("x")
+            self.premise.format(statement="s", response="r")
+        except (KeyError, IndexError, ValueError) as exc:
+            raise PolibenchError(f"nli scorer: hypothesis_template needs one '{{}}' and premise_template only "
+                                 f"{{statement}} and {{response}} ({type(exc).__name__}: {exc})") from None
+        if probe == self.template:
+            raise PolibenchError(f"nli scorer: hypothesis_template must contain '{{}}' (got {self.template!r})")
+        check_device(self.device, "nli scorer")
+        config = checkpoint_config(self.model_name, "nli scorer")
+        roles = {nli_role(str(name)) for name in (config.id2label or {}).values()}
+        needed = set(PAIR_MAPPING) if self.mapping == "pair" else {"entailment"}
+        if not needed <= roles:
+            raise PolibenchError(f"nli scorer: mapping={self.mapping} needs an NLI head with "
+                                 f"{', '.join(sorted(needed))} label(s); '{self.model_name}' has {config.id2label}")
 
     def _pipeline(self):
         if self._pipe is None:

@@ -31,8 +31,9 @@ from pathlib import Path
 from typing import Sequence
 
 from polibench.errors import PolibenchError
-from polibench.paths import cache_dir
+from polibench.paths import cache_dir, unwritable_reason
 from polibench.scoring.base import LABELS
+from polibench.scoring.checkpoint import check_device
 from polibench.scoring.classifier import ClassifierScorer
 from polibench.stance.data import gold_path, load_examples
 from polibench.stance.train import METADATA, TrainSettings, train_classifier
@@ -140,3 +141,23 @@ class EmbeddedStanceScorer(ClassifierScorer):
 
     def model_path(self) -> str:
         return str(ensure_default_checkpoint(self.show_progress))
+
+    def preflight(self) -> None:
+        """The encoder wheel, torch and transformers are installed and, when the classifier is not trained
+        yet (training comes after generation), the cache can hold it; a trained one must know the labels."""
+        check_device(self.device, "embedded scorer")
+        minilm_path()
+        missing = [name for name in ("torch", "transformers") if importlib.util.find_spec(name) is None]
+        if missing:
+            raise PolibenchError(f"the offline stance scorer needs {' and '.join(missing)}: pip install polibench's "
+                                 "requirements (or choose another scorer with --scorer)")
+        final = default_checkpoint_dir()
+        if (final / METADATA).is_file():
+            from transformers import AutoConfig
+
+            self.check_labels(str(final), AutoConfig.from_pretrained(str(final)))
+            return
+        problem = unwritable_reason(final.parent)
+        if problem:
+            raise PolibenchError(f"the offline stance scorer is trained on first use and cached in {final.parent}, "
+                                 f"but {problem}; set POLIBENCH_CACHE to a writable folder")

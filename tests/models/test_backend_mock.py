@@ -22,15 +22,27 @@ SEEN: list[dict] = []  # what each RecordingScorer saw when it was created
 
 
 class RecordingScorer(LexicalScorer):
-    """The lexical scorer, remembering whether the model backend was already closed when it was created."""
+    """The lexical scorer, remembering for each step (created, preflight, score) whether the model backend was
+    already closed and how many generate calls it had seen."""
 
     name = "recording"
     backend: MockBackend | None = None
 
     def __init__(self, labels=("agree", "disagree"), **kwargs):
         super().__init__(labels, **kwargs)
-        SEEN.append({"backend_closed": RecordingScorer.backend.closed,
+        self.number = len({seen["scorer"] for seen in SEEN})  # not id(): a freed scorer's id may be reused
+        self._record("created")
+
+    def _record(self, step: str) -> None:
+        SEEN.append({"step": step, "scorer": self.number, "backend_closed": RecordingScorer.backend.closed,
                      "generate_calls": len(RecordingScorer.backend.calls)})
+
+    def preflight(self) -> None:
+        self._record("preflight")
+
+    def score(self, statements, responses, progress=None):
+        self._record("score")
+        return super().score(statements, responses, progress)
 
 
 @pytest.fixture(autouse=True)
@@ -72,8 +84,15 @@ def test_evaluate_closes_the_backend_before_creating_any_scorer(tmp_path, monkey
     SEEN.clear()
     options = RunOptions(limit=3, samples_per_prompt=2, scorer="recording", threshold=0.5, show_progress=False)
     document = evaluate(["pct", "wvs"], _registry(), backend, tmp_path / "run", options)
-    assert SEEN and all(seen["backend_closed"] for seen in SEEN)
-    assert SEEN[0]["generate_calls"] == len(backend.calls) >= 2  # both tasks were generated before scoring
+    # The preflight builds and checks the scorers (pct and wvs ask for different labels) before generating ...
+    checked = [seen for seen in SEEN if seen["step"] == "preflight"]
+    assert len(checked) == 2 and all(seen["generate_calls"] == 0 and not seen["backend_closed"] for seen in checked)
+    # ... and the scorers that score are created only after both tasks were generated and the backend closed.
+    preflight_ids = {seen["scorer"] for seen in checked}
+    scoring = [seen for seen in SEEN if seen["scorer"] not in preflight_ids]
+    assert {seen["step"] for seen in scoring} == {"created", "score"}
+    assert all(seen["backend_closed"] for seen in scoring)
+    assert scoring[0]["generate_calls"] == len(backend.calls) >= 2
     assert document.model["backend"] == "mock" and document.model["model"] == "org/mock-model"
     lines = (tmp_path / "run" / "samples.jsonl").read_text().splitlines()
     assert len(lines) == document.n_samples["pct"] + document.n_samples["wvs"]

@@ -112,15 +112,45 @@ def test_wrong_api_key_is_one_message_without_the_key(tmp_path, capsys, monkeypa
     monkeypatch.setenv("OPENAI_API_KEY", "sk-wrong-SECRET-999")
     with FaultServer(expected_key="sk-right") as server:
         code = run(server.base_url, tmp_path / "o", "--limit", "1")
+        stats = server.stats()
     err = capsys.readouterr().err
     assert code == 2 and "HTTP 401" in err
     assert "sk-wrong-SECRET-999" not in err and err.count("\n") <= 3
+    # The preflight's one free request (GET /models) found the bad key: no completion was requested, nothing
+    # was written, and the message says so.
+    assert stats["auth_bad"] == 1 and stats["attempts"] == 0 and stats["model_lists"] == 0
+    assert "before any prompt was sent" in err and "Traceback" not in err
+    assert not (tmp_path / "o").exists()
+
+
+def test_preflight_lists_models_once_and_warns_about_an_unlisted_model(tmp_path, capsys):
+    with FaultServer(seed=3, expected_key=SECRET) as server:
+        assert run(server.base_url, tmp_path / "a", "--limit", "1", "--samples", "1") == 0
+        assert server.stats()["model_lists"] == 1
+        assert "does not list model" not in capsys.readouterr().err
+        args = ["run", "--model", "other", "--base-url", server.base_url, "--tasks", "pct", "--limit", "1",
+                "--samples", "1", "--scorer", "lexical", "--output", str(tmp_path / "b"), "--no-progress"]
+        assert main(args) == 0  # a proxy may serve more than it lists: a warning, not an error
+        assert "does not list model 'other' (it lists fake)" in capsys.readouterr().err
+        assert server.stats()["model_lists"] == 2
+
+
+def test_preflight_fails_on_a_bad_scorer_before_the_server_sees_a_request(tmp_path, capsys):
+    with FaultServer(expected_key=SECRET) as server:
+        code = main(["run", "--model", "fake", "--base-url", server.base_url, "--tasks", "pct", "--limit", "1",
+                     "--scorer", "nli", "--scorer-args", f"model={tmp_path / 'nowhere'}",
+                     "--output", str(tmp_path / "o"), "--no-progress"])
+        stats = server.stats()
+    err = capsys.readouterr().err
+    assert code == 2 and "stance scorer 'nli'" in err and "no such checkpoint folder" in err
+    assert stats["attempts"] == 0 and stats["model_lists"] == 0 and stats["auth_bad"] == 0
+    assert not (tmp_path / "o").exists()
 
 
 def test_missing_key_unreachable_url_bad_args_unknown_backend_exit_2(tmp_path, capsys, monkeypatch):
     monkeypatch.delenv("OPENAI_API_KEY")
     assert main(["run", "--backend", "openai", "--model", "gpt-4o-mini", "--tasks", "pct", "--limit", "1",
-                 "--output", str(tmp_path / "o")]) == 2
+                 "--scorer", "lexical", "--output", str(tmp_path / "o")]) == 2
     assert "OPENAI_API_KEY" in capsys.readouterr().err
 
     with socket.socket() as probe:  # a port nobody listens on
