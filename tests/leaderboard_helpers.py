@@ -14,26 +14,21 @@ from pathlib import Path
 from typing import Optional
 from unittest import mock
 
-from polibench.models.base import Completion, ModelBackend
+from polibench.models.mock import MockBackend
 
 ANSWERS = ("I agree with this statement.", "I disagree with this.", "I strongly agree.", "I do not agree at all.",
            "Hmm, hard to say.")
 
 
-class ScriptedBackend(ModelBackend):
-    """Answers ``ANSWERS[(seed + shift) % len]``: deterministic, different per ``shift``."""
+class ScriptedBackend(MockBackend):
+    """The ``mock`` backend answering ``ANSWERS[(seed + shift) % len]`` under its own name, and recording any
+    further arguments as its model args (the submit tests check that secrets among them are scrubbed)."""
 
     name = "scripted"
 
     def __init__(self, model: str, shift: int = 0, **args):
-        super().__init__(model, **args)
-        self.shift = shift
-
-    def generate(self, prompts, settings, progress=None):
-        out = [Completion(text=ANSWERS[(p.seed + self.shift) % len(ANSWERS)], finish_reason="stop") for p in prompts]
-        if progress:
-            progress(len(prompts))
-        return out
+        super().__init__(model, responses=list(ANSWERS), shift=shift)
+        self.model_args.update(args)
 
 
 def make_run(run_dir: Path, model: str = "org/tiny-model", shift: int = 0, tasks=("pct",), limit: int = 6,

@@ -99,7 +99,10 @@ def test_samples_hash_recorded_by_the_run_must_match(run, tmp_path, capsys):
 
 def test_edited_task_spec_is_refused(run, tmp_path, capsys):
     results = json.loads((run / "results.json").read_text())
-    results["configs"]["pct"]["description"] = "my own pct"
+    results["configs"]["pct"]["description"] = "my own pct"      # a note: not part of what must match
+    (run / "results.json").write_text(json.dumps(results))
+    assert submit(run, tmp_path / "other-entries") == 0
+    results["configs"]["pct"]["generation"]["max_new_tokens"] = 7  # what ran: must match the built-in task
     (run / "results.json").write_text(json.dumps(results))
     assert submit(run, tmp_path / "entries") == 2
     assert "differs from this polibench's built-in" in capsys.readouterr().err
