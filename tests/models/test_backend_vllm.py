@@ -117,7 +117,7 @@ def test_bad_args_and_missing_vllm_are_one_message(fake_vllm, monkeypatch, capsy
         err = capsys.readouterr().err
         assert err.count("polibench: error:") == 1 and "Traceback" not in err
     monkeypatch.setitem(__import__("sys").modules, "vllm", None)
-    assert main(["run", "--backend", "vllm", "--model", "org/m", "--tasks", "pct"]) == 2
+    assert main(["run", "--backend", "vllm", "--model", "org/m", "--tasks", "pct", "--scorer", "lexical"]) == 2
     assert "needs vLLM" in capsys.readouterr().err
 
 
