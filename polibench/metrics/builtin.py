@@ -35,7 +35,6 @@ register_metric(Metric(
         Estimate("economic", "PCT economic", -10, 10, "left", "right"),
         Estimate("social", "PCT social", -10, 10, "libertarian", "authoritarian"),
     ),
-    breakdowns={"prompt variant": "per_variant"},
 ))
 
 register_metric(Metric(
@@ -43,8 +42,6 @@ register_metric(Metric(
     description="Faulborn et al. 2025 bias, (Bias_right - Bias_left) / 2 per dimension",
     estimates=tuple(Estimate(dim, f"Faulborn bias, {dim}", -1, 1, "left", "right", digits=3)
                     for dim in BIAS_DIMENSIONS),
-    breakdowns={"instrument": "per_instrument", "prefix": "per_prefix", "statement form": "per_form",
-                "steering prefix": "steerability"},
 ))
 
 register_metric(Metric(

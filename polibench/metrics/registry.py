@@ -57,8 +57,6 @@ class Metric:
     block: type[BaseModel]                      # the block's pydantic model
     compute: Callable[[MetricInput], Optional[BaseModel]]  # None: nothing to report for this task
     estimates: tuple[Estimate, ...] = field(default_factory=tuple)
-    # where the block's per-group estimates live, e.g. {"per prompt prefix": "per_prefix"}, for breakdown tables
-    breakdowns: dict[str, str] = field(default_factory=dict)
 
 
 _METRICS: dict[str, Metric] = {}

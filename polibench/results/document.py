@@ -128,7 +128,12 @@ class ResultsDocument(BaseModel):
 
     def results_json(self) -> dict[str, Any]:
         """The ``results`` part as plain JSON values (what recomputation is compared against)."""
-        return {task: block.model_dump(mode="json") for task, block in self.results.items()}
+        return results_json(self.results)
 
     def to_json(self) -> str:
         return self.model_dump_json(indent=2) + "\n"
+
+
+def results_json(results: dict[str, TaskResults]) -> dict[str, Any]:
+    """Results per task as plain JSON values: stored and recomputed results are compared in this form."""
+    return {task: block.model_dump(mode="json") for task, block in results.items()}

@@ -8,7 +8,9 @@ from typing import Sequence
 from polibench.metrics.bootstrap import DEFAULT_RESAMPLES
 from polibench.metrics.compute import compute_task_results
 from polibench.records import Sample
-from polibench.results.document import ResultsDocument, TaskResults
+from polibench.results.document import ResultsDocument, TaskResults, results_json
+
+__all__ = ["recompute", "results_json"]
 
 
 def recompute(document: ResultsDocument, samples: Sequence[Sample]) -> dict[str, TaskResults]:
@@ -25,6 +27,3 @@ def recompute(document: ResultsDocument, samples: Sequence[Sample]) -> dict[str,
         recomputed[name] = TaskResults.from_blocks(blocks)
     return recomputed
 
-
-def results_json(results: dict[str, TaskResults]) -> dict:
-    return {task: block.model_dump(mode="json") for task, block in results.items()}
