@@ -19,6 +19,7 @@ Dimension = Literal["economic", "social"]
 # Files written before polibench named the social dimension once called it "cultural" (Faulborn et al.'s word);
 # readers map the old name through normalise_dimension, so old samples and task files keep loading.
 LEGACY_DIMENSIONS = {"cultural": "social"}
+FIRST_DIMENSION_NAMES = {new: old for old, new in LEGACY_DIMENSIONS.items()}
 
 
 def normalise_dimension(value):

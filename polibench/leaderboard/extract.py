@@ -14,6 +14,7 @@ from typing import Optional
 
 from polibench.leaderboard.schema import CoverageSummary, Metric, TaskResult
 from polibench.metrics.blocks import BIAS_DIMENSIONS, Coverage, EstimateBlock, FaulbornBlock, PctBlock
+from polibench.records import FIRST_DIMENSION_NAMES
 from polibench.results.document import ResultsDocument, TaskResults
 from polibench.taskspec.schema import Instrument, TaskConfig
 
@@ -63,7 +64,7 @@ def spec_sha256(config: dict, instruments: dict[str, dict], notes: bool = True) 
 
 
 def _first_spelling(instrument: dict) -> dict:
-    items = [{**item, "dimension": "cultural"} if item.get("dimension") == "social" else item
+    items = [{**item, "dimension": FIRST_DIMENSION_NAMES.get(item.get("dimension"), item.get("dimension"))}
              for item in instrument.get("items", [])]
     return {**instrument, "items": items}
 

@@ -13,7 +13,7 @@ from typing import Iterable, Optional, Sequence
 
 import numpy as np
 
-from polibench.records import Sample
+from polibench.records import FIRST_DIMENSION_NAMES, Sample
 
 LABELS = ("agree", "disagree", "neutral", "unrelated")
 AGREE, DISAGREE, NEUTRAL, UNRELATED = range(4)
@@ -79,11 +79,8 @@ class ResponseTable:
 # Strata (and Faulborn's item blocks) are numbered in sorted order of their names, and the bootstrap draws
 # stratum by stratum in that order. The social dimension was once named "cultural": it keeps that name's place
 # in the order, so the rename changed no resample and no stored interval.
-_SORT_NAME = {"social": "cultural"}
-
-
 def stratum_sort_name(dimension: Optional[str]) -> str:
-    return _SORT_NAME.get(dimension or "", dimension or "")
+    return FIRST_DIMENSION_NAMES.get(dimension or "", dimension or "")
 
 
 def _pct_shares(label: Optional[str], probs: dict) -> tuple[float, float]:
