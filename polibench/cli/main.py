@@ -15,12 +15,13 @@ from polibench.cli import (
     report_cmd,
     run,
     score,
+    shift,
     stance,
     submit,
 )
 from polibench.cli.flags import PolibenchParser
 
-COMMANDS = (run, list_cmd, score, report_cmd, compare, stance, submit, leaderboard, fairness, pretrain)
+COMMANDS = (run, list_cmd, score, report_cmd, compare, stance, submit, leaderboard, fairness, pretrain, shift)
 
 
 def build_parser() -> argparse.ArgumentParser:
