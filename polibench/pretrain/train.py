@@ -234,7 +234,7 @@ def build_trainer(tokenizer, lm, blocks: Blocks, settings: PretrainSettings, out
         weight_decay=settings.weight_decay, adam_beta1=settings.adam_beta1, adam_beta2=settings.adam_beta2,
         adam_epsilon=settings.adam_epsilon, optim="adamw_torch", lr_scheduler_type="linear",
         seed=settings.seed, data_seed=settings.seed, save_strategy="steps", save_steps=settings.save_steps,
-        save_total_limit=None, logging_strategy="steps", logging_steps=max(1, min(settings.save_steps, 50)),
+        save_total_limit=None, logging_strategy="steps", logging_steps=max(1, min(settings.save_steps, 10)),
         report_to="none", disable_tqdm=not show_progress, use_cpu=pick_device("auto") == "cpu",
         dataloader_num_workers=0, bf16=settings.precision == "bf16", fp16=settings.precision == "fp16",
         remove_unused_columns=False)

@@ -1,12 +1,11 @@
 """`polibench shift` and `polibench personas`: tables, shift.json, figures and errors, on synthetic runs whose
-leaning is set by hand, and `pretrain` -> `run` -> `shift` end to end on a tiny model."""
+leaning is set by hand (`pretrain` -> `run` -> `shift` on a tiny model: tests/pretrain/test_planted_leaning.py)."""
 
 import json
 import random
 
 import pytest
 from metrics_samples import make_run
-from tiny_models import CORPUS, tiny_causal_lm
 
 from polibench.cli.main import main
 from polibench.evaluator import RunOptions, results_document
@@ -86,24 +85,3 @@ def test_bad_arguments_are_one_clear_error(tmp_path, capsys, argv, expected):
     code = main([a.replace("{tmp}", str(tmp_path)) for a in argv])
     err = capsys.readouterr().err
     assert code == 2 and expected in err and "Traceback" not in err
-
-
-@pytest.mark.slow
-def test_pretrain_run_shift_on_a_tiny_model(tmp_path, capsys):
-    model = tiny_causal_lm(tmp_path / "tiny")
-    (tmp_path / "c.txt").write_text("\n".join(CORPUS * 4) + "\n")
-    assert main(["pretrain", "--model", str(model), "--corpus", str(tmp_path / "c.txt"), "--output",
-                 str(tmp_path / "pt"), "--max-steps", "2", "--save-steps", "1", "--batch-size", "4", "--max-length",
-                 "16", "--lr", "1e-2", "--no-progress"]) == 0
-    runs = []
-    for name, path in (("base", model), ("step1", tmp_path / "pt" / "checkpoint-1"),
-                       ("final", tmp_path / "pt" / "model")):
-        runs.append(tmp_path / f"run-{name}")
-        assert main(["run", "--backend", "hf", "--model", str(path), "--tasks", "pct", "--limit", "3", "--samples",
-                     "1", "--scorer", "lexical", "--output", str(runs[-1]), "--no-progress", "--no-cache"]) == 0
-    assert main(["shift", *map(str, runs), "--output", str(tmp_path / "shift"), "--trajectory", "--resamples",
-                 "200", "--permutations", "200"]) == 0
-    data = json.loads((tmp_path / "shift" / "shift.json").read_text())
-    assert [c["step"] for c in data["comparisons"]] == [1, None]
-    assert all(c["items"] == 3 for c in data["comparisons"])
-    assert (tmp_path / "shift" / "pct_trajectory.png").is_file()
