@@ -183,12 +183,17 @@ def main(argv=None) -> dict:
               for name in todo], args.threads)
     minutes["probes (side by side)"] = (time.time() - t0) / 60
     polibench("shift", str(runs["left"]), str(runs["right"]), "--output", str(work / "shift-left-right"),
-              "--resamples", str(args.resamples))
+              "--resamples", str(args.resamples), "--labels", "left-trained,right-trained")
     polibench("shift", str(runs["base"]), str(runs["left"]), str(runs["right"]), "--output",
-              str(work / "shift-from-base"), "--resamples", str(args.resamples))
+              str(work / "shift-from-base"), "--resamples", str(args.resamples), "--labels",
+              "base,left-trained,right-trained")
     summary = json.loads((work / "shift-left-right" / "shift.json").read_text(encoding="utf-8"))
     print((work / "shift-left-right" / "shift.md").read_text(encoding="utf-8"))
     print((work / "shift-from-base" / "shift.md").read_text(encoding="utf-8"))
+    for side in ("left", "right"):
+        record = json.loads((work / f"pretrain-{side}" / "pretrain.json").read_text(encoding="utf-8"))
+        print(f"pretrain {side}: {record['steps']} steps, final loss {record['final_train_loss']:.3f}, "
+              f"{record['seconds'] / 60:.1f} minutes (from pretrain.json)")
     for step, value in minutes.items():
         print(f"minutes {step}: {value:.1f}")
     print(f"minutes total: {(time.time() - started) / 60:.1f}")

@@ -88,7 +88,10 @@ def labels_for(runs: Sequence[Run], given: Optional[Sequence[str]]) -> list[str]
         return list(given)
     out: list[str] = []
     for run in runs:
-        label = short_model_name(run.document.model.get("model") or run.path.name)
+        model = str(run.document.model.get("model") or run.path.name)
+        if Path(model).name in ("model", "final") and Path(model).parent.name:  # a pretrain run's model/ folder
+            model = Path(model).parent.name
+        label = short_model_name(model)
         if run.step is not None:
             label = f"{label} (step {run.step})" if f"checkpoint-{run.step}" not in label else label
         out.append(label if label not in out else f"{label} ({run.path.name})")

@@ -144,7 +144,8 @@ def compass_arrows(result: ShiftResult, task: str, stem: Path) -> list[str]:
                 continue
             econ, soc = point["economic"], point["social"]
             if not base_drawn:
-                ax.plot([econ.a], [soc.a], "o", color="black", markersize=7, label=f"{result.base} (base)", zorder=4)
+                base_label = result.base if "base" in result.base else f"{result.base} (base)"
+                ax.plot([econ.a], [soc.a], "o", color="black", markersize=7, label=base_label, zorder=4)
                 base_drawn = True
             colour = colours[k % len(colours)]
             ax.annotate("", xy=(econ.b, soc.b), xytext=(econ.a, soc.a),
