@@ -121,12 +121,23 @@ def convert_gguf(folder: Path) -> Path:
     return folder
 
 
+IN_PROCESS = False  # --in-process: one command after another in this process (tests: no start-up costs)
+
+
 def polibench(*args: str) -> None:
     parallel([list(args)])
 
 
 def parallel(commands: list[list[str]], threads: int = 0) -> None:
     """Run ``polibench`` commands side by side (each with ``threads`` torch threads when given) and wait."""
+    if IN_PROCESS:
+        from polibench.cli.main import main as polibench_main
+
+        for args in commands:
+            print("$ polibench " + " ".join(args), flush=True)
+            if polibench_main(args) != 0:
+                raise SystemExit(f"failed: polibench {' '.join(args[:2])}")
+        return
     env = {**os.environ, "PYTHONPATH": str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", "")}
     if threads:
         env.update(OMP_NUM_THREADS=str(threads), MKL_NUM_THREADS=str(threads))
@@ -157,7 +168,10 @@ def main(argv=None) -> dict:
     parser.add_argument("--scorer", default="embedded", help="stance scorer of the probe (default: embedded)")
     parser.add_argument("--resamples", type=int, default=10000)
     parser.add_argument("--hf-batch-size", type=int, default=16)
+    parser.add_argument("--in-process", action="store_true", help="run the commands one by one in this process")
     args = parser.parse_args(argv)
+    global IN_PROCESS
+    IN_PROCESS = args.in_process
 
     started = time.time()
     work = Path(args.work)

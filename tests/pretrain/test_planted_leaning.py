@@ -46,7 +46,7 @@ def test_the_whole_path_on_a_tiny_model(tmp_path, capsys):
     model = tiny_causal_lm(tmp_path / "tiny")
     summary = bench().main(["--work", str(tmp_path / "work"), "--model", str(model), "--max-steps", "1",
                             "--batch-size", "4", "--max-length", "16", "--samples", "1", "--limit", "3",
-                            "--max-new-tokens", "8", "--scorer", "lexical", "--resamples", "200", "--threads", "1"])
+                            "--max-new-tokens", "8", "--scorer", "lexical", "--resamples", "200", "--in-process"])
     assert [c["items"] for c in summary["comparisons"]] == [3]
     assert json.loads((tmp_path / "work" / "pretrain-left" / "pretrain.json").read_text())["steps"] == 1
     assert len(json.loads((tmp_path / "work" / "shift-from-base" / "shift.json").read_text())["comparisons"]) == 2
