@@ -152,7 +152,10 @@ def parse_date(value, where: str) -> dt.datetime:
     elif isinstance(value, dt.date):
         parsed = dt.datetime(value.year, value.month, value.day)
     elif isinstance(value, (int, float)) and not isinstance(value, bool):
-        return dt.datetime.fromtimestamp(float(value), tz=dt.timezone.utc)
+        try:
+            return dt.datetime.fromtimestamp(float(value), tz=dt.timezone.utc)
+        except (OverflowError, OSError, ValueError):
+            raise PolibenchError(f"{where}: the Unix timestamp {value!r} is out of range") from None
     elif isinstance(value, str):
         text = value.strip()
         try:
