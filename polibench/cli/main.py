@@ -6,10 +6,10 @@ import argparse
 import sys
 
 from polibench import __version__
-from polibench.cli import compare, fairness, leaderboard, list_cmd, report_cmd, run, score, stance, submit
+from polibench.cli import compare, fairness, import_cmd, leaderboard, list_cmd, report_cmd, run, score, stance, submit
 from polibench.cli.flags import PolibenchParser
 
-COMMANDS = (run, list_cmd, score, report_cmd, compare, stance, submit, leaderboard, fairness)
+COMMANDS = (run, import_cmd, list_cmd, score, report_cmd, compare, stance, submit, leaderboard, fairness)
 
 
 def build_parser() -> argparse.ArgumentParser:
