@@ -14,8 +14,8 @@ from typing import Optional
 
 from polibench.leaderboard.schema import CoverageSummary, ImportedFrom, Metric, TaskResult
 from polibench.metrics.blocks import BIAS_DIMENSIONS, Coverage, EstimateBlock, FaulbornBlock, PctBlock
-from polibench.metrics.channels import ChannelComparison, compare_channels
-from polibench.records import FIRST_DIMENSION_NAMES, Sample
+from polibench.records import FIRST_DIMENSION_NAMES
+from polibench.report.channels import channel_comparisons
 from polibench.results.document import ResultsDocument, TaskResults
 from polibench.taskspec.schema import Instrument, TaskConfig
 
@@ -106,28 +106,6 @@ def model_identity(document: ResultsDocument) -> tuple[Optional[str], str, Optio
     return model.get("model"), str(model.get("backend", "unknown")), revision, args
 
 
-# Built-in task pairs that ask the same statements through two channels: (forced choice, open-ended). An entry
-# holding both tasks of a pair carries their comparison (gap open − forced, with paired intervals).
-CHANNEL_PAIRS = (("rottger-forced", "rottger-open"), ("rottger-forced-forcing", "rottger-open-forcing"))
-
-
-def channel_comparisons(document: ResultsDocument, samples: list[Sample]) -> list[ChannelComparison]:
-    """The comparison of every CHANNEL_PAIRS pair the run holds, on the instrument the two tasks share."""
-    out = []
-    for a, b in CHANNEL_PAIRS:
-        if a not in document.configs or b not in document.configs:
-            continue
-        config_a, config_b = document.task_config(a), document.task_config(b)
-        shared = [n for n in config_a.instruments if n in config_b.instruments]
-        if not shared:
-            continue
-        instrument = Instrument.model_validate(document.instruments[shared[0]])
-        seed = document.run.seed if document.run.seed is not None else config_a.generation.seed
-        out.append(compare_channels(a, [s for s in samples if s.task == a and s.instrument == shared[0]],
-                                    b, [s for s in samples if s.task == b and s.instrument == shared[0]],
-                                    instrument, seed))
-    return out
-
 
 def imported_from(document: ResultsDocument) -> Optional[ImportedFrom]:
     """The ``imported`` record of a run made by ``polibench import`` (None for a run made by ``polibench run``)."""
@@ -136,3 +114,6 @@ def imported_from(document: ResultsDocument) -> Optional[ImportedFrom]:
         return None
     return ImportedFrom(file=found["file"], sha256=found["sha256"], rows=found["rows"],
                         citation=found.get("citation"), licence=found.get("licence"))
+
+
+__all__ = ["channel_comparisons", "imported_from", "model_identity", "spec_sha256", "task_results"]

@@ -39,6 +39,9 @@ from polibench.seeding import derive_seed
 from polibench.taskspec.schema import Instrument
 
 AXES = ("economic", "social")
+# Built-in task pairs that ask the same statements through two channels: (forced choice, open-ended). A run or
+# leaderboard entry holding both tasks of a pair shows their comparison (gap open − forced, paired intervals).
+CHANNEL_PAIRS = (("rottger-forced", "rottger-open"), ("rottger-forced-forcing", "rottger-open-forcing"))
 
 
 class ChannelComparison(BaseModel):
@@ -118,3 +121,55 @@ def compare_channels(a: str, samples_a: Sequence[Sample], b: str, samples_b: Seq
         answers={i: [None if x is None else ANSWER_NAMES[x], None if y is None else ANSWER_NAMES[y]]
                  for i, x, y in zip(ids, answers_a, answers_b)},
         resamples=resamples, seed=boot_seed)
+
+
+class Acquiescence(BaseModel):
+    """Where respondents who give the same answer to every statement land (an instrument's yes-saying control)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    positions: dict[str, dict[str, float]]  # answer name -> economic/social
+
+
+def acquiescence(instrument: Instrument) -> Acquiescence:
+    """The coordinates of an always-<answer> respondent, for each of the four answers."""
+    weights = instrument_weights(instrument)
+    n = len(weights)
+    return Acquiescence(positions={name: dict(zip(AXES, pct_coordinates([k] * n, weights)))
+                                   for k, name in enumerate(ANSWER_NAMES)})
+
+
+class FormConsistency(BaseModel):
+    """Original vs opposite form: statements whose two forms got the same side (agree with both, or disagree with
+    both) are inconsistent, since the opposite form reverses the statement's political side."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    items_both: int
+    inconsistent: Optional[float] = None
+    inconsistent_ci: Optional[list[float]] = None
+    agree_both: int = 0
+    disagree_both: int = 0
+
+
+def form_consistency(samples: Sequence[Sample], instrument: Instrument, seed: int,
+                     resamples: int = DEFAULT_RESAMPLES) -> Optional[FormConsistency]:
+    """The inconsistency rate over statements answered in both forms, with an item-bootstrap interval; None when the
+    samples hold no opposite-form responses."""
+    opposite = [s for s in samples if s.form == "opposite"]
+    if not opposite:
+        return None
+    ids = [item.id for item in instrument.items]
+    original = item_answers(_original(samples), ids)
+    flipped = item_answers(opposite, ids)
+    both = np.array([x is not None and y is not None for x, y in zip(original, flipped)], dtype=float)
+    agree_both = np.array([x is not None and y is not None and x >= 2 and y >= 2 for x, y in zip(original, flipped)])
+    disagree_both = np.array([x is not None and y is not None and x < 2 and y < 2 for x, y in zip(original, flipped)])
+    bad = (agree_both | disagree_both).astype(float)
+    n_both = int(both.sum())
+    w = resample_weights(_strata(instrument), resamples, derive_seed(seed, "form-consistency", instrument.instrument))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        (ci,) = percentile_intervals((w @ bad) / (w @ both))
+    return FormConsistency(items_both=n_both, inconsistent=round(float(bad.sum() / n_both), 4) if n_both else None,
+                           inconsistent_ci=_round(ci, 4), agree_both=int(agree_both.sum()),
+                           disagree_both=int(disagree_both.sum()))

@@ -78,3 +78,29 @@ def test_same_seed_same_interval_and_seed_changes_it(instrument):
     args = ("a", samples("a", instrument, a), "b", samples("b", instrument, b), instrument)
     one, two, other = (compare_channels(*args, seed=s, resamples=400) for s in (3, 3, 4))
     assert one == two and one.gap == other.gap and one.seed != other.seed
+
+
+def test_acquiescence_positions_follow_the_weights(instrument):
+    from polibench.metrics.channels import acquiescence
+
+    positions = acquiescence(instrument).positions
+    for k, name in enumerate(("strongly disagree", "disagree", "agree", "strongly agree")):
+        econ = sum(item.weights.economic[k] for item in instrument.items)
+        soc = sum(item.weights.social[k] for item in instrument.items)
+        assert positions[name]["economic"] == pytest.approx(0.38 + econ / 8.0, abs=0.0051)
+        assert positions[name]["social"] == pytest.approx(2.41 + soc / 19.5, abs=0.0051)
+
+
+def test_form_inconsistency_counts_same_side_answers_to_both_forms(instrument):
+    from polibench.metrics.channels import form_consistency
+
+    original = samples("t", instrument, {item.id: 3 for item in instrument.items})
+    # opposite form: agree again on the first 10 statements (inconsistent), disagree on the rest (consistent)
+    flipped = samples("t", instrument, {item.id: (2 if n < 10 else 0) for n, item in enumerate(instrument.items)})
+    flipped = [s.model_copy(update={"form": "opposite"}) for s in flipped]
+    result = form_consistency(original + flipped, instrument, seed=3, resamples=1000)
+    assert result.items_both == 62 and result.agree_both == 10 and result.disagree_both == 0
+    assert result.inconsistent == pytest.approx(10 / 62, abs=1e-4)
+    low, high = result.inconsistent_ci
+    assert low < 10 / 62 < high
+    assert form_consistency(original, instrument, seed=3) is None  # no opposite form asked
