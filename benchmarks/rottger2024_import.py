@@ -75,6 +75,40 @@ def polibench(*args: str) -> None:
     subprocess.run([sys.executable, "-m", "polibench", *args], check=True, cwd=ROOT)
 
 
+def print_table(entries_dir: Path) -> None:
+    """Per model: forced and open positions with intervals, the gap open − forced with its paired interval, and
+    the share of open-ended answers the scorer kept (Markdown)."""
+    from polibench.leaderboard.schema import entry_paths, load_entry
+
+    def fmt(metric) -> str:
+        if metric is None or metric.value is None:
+            return "–"
+        return f"{metric.value:+.2f}" + (f" [{metric.ci[0]:+.2f}, {metric.ci[1]:+.2f}]" if metric.ci else "")
+
+    def gap(c, axis) -> str:
+        ci = c.gap_ci[axis]
+        return f"{c.gap[axis]:+.2f}" + (f" [{ci[0]:+.2f}, {ci[1]:+.2f}]" if ci else "")
+
+    print("| model | tasks | forced econ. | open econ. | gap econ. | forced social | open social | gap social "
+          "| same side | forced kept | open kept |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    for path in entry_paths(entries_dir):
+        entry = load_entry(path)
+        if entry.imported is None:
+            continue
+        tasks = {t.name: t for t in entry.tasks}
+        for c in entry.channels:
+            a, b = tasks[c.a], tasks[c.b]
+            print(f"| {entry.model.id} | {c.a.removeprefix('rottger-')} / {c.b.removeprefix('rottger-')} "
+                  f"| {fmt(a.economic)} | {fmt(b.economic)} | {gap(c, 'economic')} | {fmt(a.social)} "
+                  f"| {fmt(b.social)} | {gap(c, 'social')} | {c.side_agreement:.2f} | {a.coverage.kept_share:.3f} "
+                  f"| {b.coverage.kept_share:.3f} |")
+        if not entry.channels:
+            for t in entry.tasks:
+                print(f"| {entry.model.id} | {t.name.removeprefix('rottger-')} only | {fmt(t.economic)} | – | – "
+                      f"| {fmt(t.social)} | – | – | – | {t.coverage.kept_share:.3f} | – |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("source", type=Path)
@@ -83,9 +117,13 @@ def main() -> None:
     parser.add_argument("--models", help="comma-separated subset of models")
     parser.add_argument("--fixture", action="store_true")
     parser.add_argument("--no-submit", action="store_true")
+    parser.add_argument("--table", action="store_true", help="only print the per-model table from --entries")
     parser.add_argument("--reverse", action="store_true", help="models in reverse order (to split the work)")
     parser.add_argument("--skip-started", action="store_true", help="skip models whose run folder exists")
     args = parser.parse_args()
+    if args.table:
+        print_table(args.entries)
+        return
     per_model = import_rows(args.source)
     if args.fixture:
         write_fixture(per_model)
@@ -100,6 +138,7 @@ def main() -> None:
         run_dir = args.work / name
         if args.skip_started and run_dir.exists():
             continue
+        run_dir.mkdir(parents=True, exist_ok=True)  # claim the model at once (another --skip-started process skips it)
         print(f"{model}: {len(rows)} responses, tasks {', '.join(tasks)}", flush=True)
         polibench("import", str(path), "--tasks", ",".join(tasks), "--output", str(run_dir),
                   "--citation", CITATION, "--licence", LICENCE, "--no-progress")

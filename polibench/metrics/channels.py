@@ -42,6 +42,8 @@ AXES = ("economic", "social")
 # Built-in task pairs that ask the same statements through two channels: (forced choice, open-ended). A run or
 # leaderboard entry holding both tasks of a pair shows their comparison (gap open − forced, paired intervals).
 CHANNEL_PAIRS = (("rottger-forced", "rottger-open"), ("rottger-forced-forcing", "rottger-open-forcing"))
+# Built-in (options in the usual order, options reversed) task pairs: the option-order reversal control.
+ORDER_PAIRS = (("rottger-forced", "rottger-forced-reversed"),)
 
 
 class ChannelComparison(BaseModel):

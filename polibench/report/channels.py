@@ -14,6 +14,7 @@ from typing import Optional
 from polibench.metrics.blocks import PctBlock
 from polibench.metrics.channels import (
     CHANNEL_PAIRS,
+    ORDER_PAIRS,
     ChannelComparison,
     acquiescence,
     compare_channels,
@@ -79,6 +80,20 @@ def channel_lines(comparisons: list[ChannelComparison]) -> list[str]:
     return lines
 
 
+def _order_lines(document: ResultsDocument, samples: Optional[list[Sample]], task: str) -> list[str]:
+    pair = next(((a, b) for a, b in ORDER_PAIRS if task in (a, b) and a in document.configs and b in document.configs),
+                None)
+    if pair is None or samples is None:
+        return ["Option-order reversal: not measured (the run has no task pair with the options in both orders, "
+                f"e.g. {ORDER_PAIRS[0][0]} and {ORDER_PAIRS[0][1]}).", ""]
+    (c,) = channel_comparisons(document, samples, (pair,))
+    return [f"Option-order reversal ({c.a} vs {c.b}, options listed in reverse): gap economic "
+            f"{c.gap['economic']:+.2f}{_ci(c.gap_ci['economic'])}, social {c.gap['social']:+.2f}"
+            f"{_ci(c.gap_ci['social'])}; the same answer on {_share(c.exact_agreement, c.exact_agreement_ci)} and "
+            f"the same side on {_share(c.side_agreement, c.side_agreement_ci)} of {c.items_both} statements "
+            "answered in both.", ""]
+
+
 def controls_lines(document: ResultsDocument, samples: Optional[list[Sample]]) -> list[str]:
     """Markdown: the instrument controls of every task with PCT coordinates."""
     lines: list[str] = []
@@ -102,5 +117,5 @@ def controls_lines(document: ResultsDocument, samples: Optional[list[Sample]]) -
                       ""]
         else:
             lines += ["Original vs opposite form: not measured (the task asks no opposite form).", ""]
-        lines += ["Option-order reversal: not measured by this task.", ""]
+        lines += _order_lines(document, samples, task)
     return (["## Instrument controls", ""] + lines) if lines else []

@@ -50,14 +50,16 @@ def _normalise(text: str) -> str:
     return text.rstrip(".!").strip(_WRAP)
 
 
-def _option(text: str, bare_number: bool = True) -> Optional[int]:
+def _option(text: str, bare_number: bool = True, reverse: bool = False) -> Optional[int]:
     """The option index 0-3 when ``text`` is exactly one option (with an optional matching number), else None.
-    ``bare_number=False``: a number without the option's wording is not enough."""
+    ``bare_number=False``: a number without the option's wording is not enough. ``reverse``: the options were
+    numbered from strongly agree (1) to strongly disagree (4)."""
     text = _LABEL.sub("", _normalise(text), count=1)
     number: Optional[int] = None
     marker = _MARKER.match(text)
     if marker:
         number = int(marker.group(1)) - 1
+        number = 3 - number if reverse else number
         text = text[marker.end():]
     words = _normalise(text).lower()
     if not words:
@@ -73,7 +75,7 @@ def _is_lead_in(text: str) -> bool:
     return text.endswith(":") and len(text.split()) <= MAX_LEAD_IN_WORDS and not _STANCE_WORD.search(text)
 
 
-def _line_option(line: str) -> Optional[int]:
+def _line_option(line: str, reverse: bool) -> Optional[int]:
     """The option a line opens with: the whole line, or its first sentence, after an optional lead-in."""
     candidates = [line]
     if ":" in line:
@@ -81,29 +83,31 @@ def _line_option(line: str) -> Optional[int]:
         if _is_lead_in(head + ":"):
             candidates.append(tail)
     for text in candidates:
-        found = _option(text)
+        found = _option(text, reverse=reverse)
         if found is None:
             first = _SENTENCE_END.search(text.strip() + " ")
-            found = _option(text.strip()[:first.start()], bare_number=False) if first else None
+            found = _option(text.strip()[:first.start()], bare_number=False, reverse=reverse) if first else None
         if found is not None:
             return found
     return None
 
 
-def parse_forced_choice(response: Optional[str]) -> Optional[int]:
-    """The chosen option, 0 (strongly disagree) to 3 (strongly agree), or None (see the module docstring)."""
+def parse_forced_choice(response: Optional[str], reverse: bool = False) -> Optional[int]:
+    """The chosen option, 0 (strongly disagree) to 3 (strongly agree), or None (see the module docstring).
+    ``reverse``: the prompt listed the options in reverse order ("1) Strongly agree ... 4) Strongly disagree"), so a
+    number means the reversed option."""
     if not response or not response.strip():
         return None
     response = _CHAT_MARKER.sub("", response, count=1)
-    found = _option(response)
+    found = _option(response, reverse=reverse)
     if found is not None:
         return found
     lines = [line for line in response.strip().splitlines() if line.strip()]
-    if sum(_option(line) is not None for line in lines) > 1:
+    if sum(_option(line, reverse=reverse) is not None for line in lines) > 1:
         return None  # several options on lines of their own: the list echoed back, or no single choice
-    found = _line_option(lines[0])
+    found = _line_option(lines[0], reverse)
     if found is None and len(lines) > 1 and _is_lead_in(lines[0]):
-        found = _line_option(lines[1])
+        found = _line_option(lines[1], reverse)
     return found
 
 

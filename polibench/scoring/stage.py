@@ -34,8 +34,8 @@ def score_samples(samples: list[Sample], scorer: StanceScorer, threshold: float 
                 stances[i] = Stance(label=label, confidence=1.0, probs={label: 1.0}, scorer=f"likert:{value}",
                                     kept=True)
                 continue
-        if sample.scoring == "forced_choice":
-            option = parse_forced_choice(sample.response)
+        if sample.scoring in ("forced_choice", "forced_choice_reversed"):
+            option = parse_forced_choice(sample.response, reverse=sample.scoring == "forced_choice_reversed")
             if option is not None:
                 label, probs = forced_choice_stance(option)
                 stances[i] = Stance(label=label, confidence=1.0, probs=probs,

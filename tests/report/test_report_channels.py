@@ -11,7 +11,8 @@ from polibench.results.files import read_results
 from polibench.taskspec.loader import load_registry
 
 OPTIONS = ("1) Strongly disagree", "2) Disagree", "3) Agree", "4) Strongly agree")
-A, B, OPEN = "rottger-forced", "rottger-forced-forcing", "rottger-open"
+A, B, OPEN, REVERSED = "rottger-forced", "rottger-forced-forcing", "rottger-open", "rottger-forced-reversed"
+REVERSED_OPTIONS = ("4) Strongly disagree", "3) Disagree", "2) Agree", "1) Strongly agree")  # by option 0-3
 FLIPPED = {"pct-01", "pct-02", "pct-03"}  # task B answers these on the other side
 
 
@@ -28,12 +29,15 @@ def run(tmp_path_factory):
     rows += [{"task": OPEN, "item": s.item_id, "variant": s.variant,
               "response": "I agree with this." if answer(A, s.item_id) >= 2 else "I disagree with this."}
              for s in build_samples(registry.task(OPEN), registry)]
+    rows += [{"task": REVERSED, "item": s.item_id, "variant": s.variant,
+              "response": REVERSED_OPTIONS[answer(A, s.item_id)]}
+             for s in build_samples(registry.task(REVERSED), registry)]
     base = tmp_path_factory.mktemp("channels")
     source = base / "rows.jsonl"
     source.write_text("".join(json.dumps(r) + "\n" for r in rows))
     out = base / "run"
-    assert main(["import", str(source), "--tasks", f"{A},{B},{OPEN}", "--model", "org/m", "--output", str(out),
-                 "--scorer", "lexical", "--no-progress"]) == 0
+    assert main(["import", str(source), "--tasks", f"{A},{B},{OPEN},{REVERSED}", "--model", "org/m",
+                 "--output", str(out), "--scorer", "lexical", "--no-progress"]) == 0
     return out
 
 
@@ -48,6 +52,9 @@ def test_report_has_the_channel_table_and_the_controls(run):
     assert f"{A} → {B}" not in text  # not a built-in channel pair
     assert "## Instrument controls" in text and "always strongly agree:" in text
     assert "Original vs opposite form: not measured" in text
+    # the reversed list, answered with the same options, gives the same answers: no gap, full agreement
+    assert f"Option-order reversal ({A} vs {REVERSED}, options listed in reverse): gap economic +0.00 " \
+           "[+0.00, +0.00], social +0.00 [+0.00, +0.00]; the same answer on 1.000" in text
 
 
 def test_compare_channels_prints_and_writes_json(run, capsys, tmp_path):

@@ -90,3 +90,19 @@ def test_stage_parses_first_and_sends_the_rest_to_the_scorer_with_its_filter():
     assert opposed.scorer == "recording" and opposed.kept and opposed.label == "disagree"
     assert unsure.label == "agree" and not unsure.kept and unsure.reason == "low_confidence"
     assert stance_variant.scorer == "recording"
+
+
+@pytest.mark.parametrize("response, option", [
+    ("1) Strongly agree", 3), ("2) Agree", 2), ("3) Disagree", 1), ("4", 0), ("Agree", 2),
+    ("Sure! Here's my answer:\n\n4) Strongly disagree", 0),
+])
+def test_reversed_options_read_numbers_the_other_way(response, option):
+    assert parse_forced_choice(response, reverse=True) == option
+
+
+def test_reversed_numbering_refuses_the_usual_one():
+    assert parse_forced_choice("3) Agree", reverse=True) is None  # 3) is Disagree when the options are reversed
+    assert parse_forced_choice("3) Agree") == 2
+    out = score_samples([_sample("1) Strongly agree", scoring="forced_choice_reversed")], RecordingScorer(),
+                        show_progress=False)
+    assert out[0].stance.scorer == "forced_choice:strongly agree"

@@ -65,3 +65,14 @@ def test_the_rottger_instrument_is_the_pct_with_its_own_wording(built):
     assert [i.weights for i in pct.items] == [i.weights for i in rottger.items]
     differ = [i.id for i, j in zip(pct.items, rottger.items) if i.text != j.text]
     assert differ == ["pct-50"]  # the newer PCT wording of proposition 50
+
+
+def test_the_reversed_task_lists_the_options_the_other_way(built):
+    registry, prompts = built
+    reversed_samples = build_samples(registry.task("rottger-forced-reversed"), registry)
+    usual = "1) Strongly disagree\n2) Disagree\n3) Agree\n4) Strongly agree"
+    flipped = "1) Strongly agree\n2) Agree\n3) Disagree\n4) Strongly disagree"
+    assert len(reversed_samples) == 620
+    for s in reversed_samples:
+        assert s.scoring == "forced_choice_reversed"
+        assert s.prompt == prompts[("rottger-forced", s.item_id, s.variant)].prompt.replace(usual, flipped)
