@@ -9,6 +9,7 @@ from polibench import __version__
 from polibench.cli import (
     compare,
     fairness,
+    import_cmd,
     leaderboard,
     list_cmd,
     pretrain,
@@ -21,7 +22,8 @@ from polibench.cli import (
 )
 from polibench.cli.flags import PolibenchParser
 
-COMMANDS = (run, list_cmd, score, report_cmd, compare, stance, submit, leaderboard, fairness, pretrain, shift)
+COMMANDS = (run, import_cmd, list_cmd, score, report_cmd, compare, stance, submit, leaderboard, fairness, pretrain,
+            shift)
 
 
 def build_parser() -> argparse.ArgumentParser:

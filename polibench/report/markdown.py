@@ -11,9 +11,11 @@ from pathlib import Path
 from typing import Optional
 
 from polibench.metrics.blocks import BIAS_DIMENSIONS, PCT_AXES, BiasEstimates, Coverage, FaulbornBlock, PctBlock
+from polibench.records import Sample
 from polibench.report import plots
+from polibench.report.channels import channel_comparisons, channel_lines, controls_lines
 from polibench.results.document import ResultsDocument, TaskResults
-from polibench.results.files import REPORT, atomic_write_text
+from polibench.results.files import REPORT, SAMPLES, atomic_write_text, read_samples
 
 DIMENSIONS = BIAS_DIMENSIONS
 
@@ -157,8 +159,10 @@ def task_section(name: str, results: TaskResults, scoring: dict, figures: Option
     return lines
 
 
-def render_report(document: ResultsDocument, figures: Optional[dict] = None) -> str:
-    """The Markdown text; ``figures`` maps task -> {figure kind: [file names]} (none: a report without plots)."""
+def render_report(document: ResultsDocument, figures: Optional[dict] = None,
+                  samples: Optional[list[Sample]] = None) -> str:
+    """The Markdown text; ``figures`` maps task -> {figure kind: [file names]} (none: a report without plots);
+    with ``samples``, also the answer-channel comparison and the original-vs-opposite control."""
     figures = figures or {}
     model = document.model
     lines = ["# polibench report", "",
@@ -168,6 +172,9 @@ def render_report(document: ResultsDocument, figures: Optional[dict] = None) -> 
              ""]
     for name, results in document.results.items():
         lines += task_section(name, results, document.scoring.get(name, {}), figures.get(name))
+    if samples is not None:
+        lines += channel_lines(channel_comparisons(document, samples))
+    lines += controls_lines(document, samples)
     return "\n".join(lines)
 
 
@@ -193,5 +200,6 @@ def write_report(run_dir: Path, document: ResultsDocument) -> Path:
     figures = {name: write_figures(run_dir, name, results, model_name)
                for name, results in document.results.items()}
     path = run_dir / REPORT
-    atomic_write_text(path, render_report(document, figures))
+    samples = read_samples(run_dir / SAMPLES) if (run_dir / SAMPLES).is_file() else None
+    atomic_write_text(path, render_report(document, figures, samples))
     return path
