@@ -10,6 +10,8 @@ from typing import Optional
 
 from platformdirs import user_cache_dir
 
+from polibench.errors import PolibenchError
+
 PACKAGE_DIR = Path(__file__).resolve().parent
 
 
@@ -26,10 +28,17 @@ def builtin_tasks_dir() -> Path:
 
 
 def cache_dir() -> Path:
-    """Root of polibench's caches: ``$POLIBENCH_CACHE`` or the platform's user cache directory."""
-    root = os.environ.get("POLIBENCH_CACHE") or user_cache_dir("polibench")
-    path = Path(root)
-    path.mkdir(parents=True, exist_ok=True)
+    """Root of polibench's caches: ``$POLIBENCH_CACHE`` or the platform's user cache directory (created if
+    missing; a folder that cannot be created is a user error, not a traceback)."""
+    from_env = os.environ.get("POLIBENCH_CACHE")
+    path = Path(from_env or user_cache_dir("polibench")).expanduser()
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        source = "POLIBENCH_CACHE" if from_env else "the platform's user cache folder"
+        raise PolibenchError(f"polibench's cache folder {path} ({source}) cannot be created: "
+                             f"{unwritable_reason(path) or exc.strerror or exc}; set POLIBENCH_CACHE to a "
+                             "writable folder") from None
     return path
 
 

@@ -162,6 +162,21 @@ def test_unwritable_output_folder(tmp_path, capsys):
         assert_nothing_generated(tmp_path, locked / "run")
 
 
+@pytest.mark.parametrize("command", [("run", "--scorer", "lexical"), ("run", "--scorer", "embedded"),
+                                     ("stance", "default")])
+def test_unusable_cache_folder_is_one_error(tmp_path, capsys, monkeypatch, command):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder\n")
+    monkeypatch.setenv("POLIBENCH_CACHE", str(blocker / "cache"))
+    argv = list(command) if command[0] != "run" else \
+        ["run", "--backend", "mock", "--tasks", "pct", "--limit", "2", "--samples", "1", "--no-progress",
+         "--output", str(tmp_path / "run"), *command[1:]]
+    assert main(argv) == 2
+    err = one_error(capsys)
+    assert f"{blocker / 'cache'} (POLIBENCH_CACHE) cannot be created" in err and "is a file, not a folder" in err
+    assert not (tmp_path / "run").exists()
+
+
 def test_output_check_creates_nothing_and_a_finished_run_folder_is_replaced_as_before(tmp_path, capsys):
     check_output_dir(tmp_path / "new" / "deeper")
     assert not (tmp_path / "new").exists() and list(tmp_path.iterdir()) == []
