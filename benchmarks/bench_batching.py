@@ -8,12 +8,18 @@ batch from its members, so only greedy outputs are comparable across batch sizes
 
     python benchmarks/bench_batching.py --backend llamacpp --statements 4 --batch-size 16
     python benchmarks/bench_batching.py --backend hf --statements 16 --batch-size 16 --max-new-tokens 32
+
+Two llama.cpp builds side by side (docs/records.md, "Across machines"): ``--batched-only --save A.json`` with
+one build, then ``--batched-only --compare A.json`` with the other (``PYTHONPATH=<folder of the other build>``)
+prints how many responses are identical and both builds' CPU features.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import time
+from pathlib import Path
 
 from polibench.models.embedded import embedded_gguf_path
 from polibench.models.stage import prompt_of
@@ -39,6 +45,9 @@ def main() -> None:
     parser.add_argument("--batch-size", type=int, default=16)
     parser.add_argument("--max-new-tokens", type=int, default=100)
     parser.add_argument("--threads", type=int, default=None, help="llamacpp threads (default: every core)")
+    parser.add_argument("--batched-only", action="store_true", help="skip the one-at-a-time run")
+    parser.add_argument("--save", type=Path, help="write the batched responses (and the build) to this JSON file")
+    parser.add_argument("--compare", type=Path, help="count batched responses identical to a --save file's")
     args = parser.parse_args()
 
     registry = load_registry()
@@ -54,7 +63,8 @@ def main() -> None:
     print(f"{args.backend}: {len(prompts)} prompts ({args.statements} statements), temperature "
           f"{settings.temperature}, {settings.max_new_tokens} new tokens at most")
     timings, outputs = {}, {}
-    for label, size in (("batched", args.batch_size), ("one-at-a-time", 1)):
+    runs = [("batched", args.batch_size)] + ([] if args.batched_only else [("one-at-a-time", 1)])
+    for label, size in runs:
         with make_backend(args.backend, size, args.threads) as backend:  # a fresh model for each size
             info = backend.describe()
             backend.generate(prompts[:2], settings)  # warm-up (and, for llamacpp, the decoder's context)
@@ -66,9 +76,21 @@ def main() -> None:
                  else f"{info['dtype']} on {info['device']}")
         print(f"{label:>14} (batch {size:>2}, {where}): {timings[label]:7.1f} s, {tokens} new tokens "
               f"({tokens / timings[label]:.1f} tok/s)")
-    same = sum(a.text == b.text for a, b in zip(outputs["batched"], outputs["one-at-a-time"]))
-    print(f"identical responses: {same}/{len(prompts)}")
-    print(f"speed-up batched / one-at-a-time: {timings['one-at-a-time'] / timings['batched']:.2f}x")
+    texts = [c.text for c in outputs["batched"]]
+    build = info.get("build", "")
+    if args.backend == "llamacpp":
+        print(f"build: {build}")
+    if args.save:
+        args.save.write_text(json.dumps({"build": build, "texts": texts}, indent=1) + "\n", encoding="utf-8")
+        print(f"saved {len(texts)} responses to {args.save}")
+    if args.compare:
+        other = json.loads(args.compare.read_text(encoding="utf-8"))
+        same = sum(a == b for a, b in zip(texts, other["texts"]))
+        print(f"identical to {args.compare} ({other['build'] or 'no build recorded'}): {same}/{len(texts)}")
+    if not args.batched_only:
+        same = sum(a.text == b.text for a, b in zip(outputs["batched"], outputs["one-at-a-time"]))
+        print(f"identical responses: {same}/{len(prompts)}")
+        print(f"speed-up batched / one-at-a-time: {timings['one-at-a-time'] / timings['batched']:.2f}x")
 
 
 if __name__ == "__main__":

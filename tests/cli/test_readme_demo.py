@@ -9,6 +9,8 @@ import json
 import re
 from pathlib import Path
 
+import pytest
+
 from polibench.cli.run import summary_lines
 from polibench.results.migrate import migrate
 
@@ -35,3 +37,36 @@ def test_shipped_entry_comes_from_the_current_decoder_and_a_full_default_run():
     assert document.model.get("decoder_revision") == DECODER_REVISION
     assert document.run.seed is None and document.run.limit is None and document.run.samples_per_prompt is None
     assert document.n_samples == {"pct": 620}
+
+
+def shipped_samples(limit: int) -> list[dict]:
+    samples_file = ENTRY.with_name(ENTRY.name.replace(".results.json.gz", ".samples.jsonl.gz"))
+    with gzip.open(samples_file, "rt", encoding="utf-8") as handle:
+        return [json.loads(line) for _, line in zip(range(limit), handle)]
+
+
+def test_this_build_regenerates_the_shipped_responses():
+    """The first statement's ten shipped responses, generated again now as `make demo` generates them. They
+    must be identical wherever llama.cpp computes with the same version and CPU features as the machine that
+    made the entry: the claim of docs/records.md ("Across machines") that `make install`'s pinned build makes
+    every x86-64 machine with AVX2 give the demo's responses. Another build may differ, and is skipped."""
+    pytest.importorskip("llama_cpp")
+    from polibench.models.embedded import embedded_gguf_path
+    from polibench.models.llamacpp import LlamaCppBackend, build_features, llama_cpp_version
+    from polibench.models.stage import prompt_of
+    from polibench.request_building import build_samples
+    from polibench.taskspec.loader import load_registry
+
+    model = shipped_document().model
+    here = (llama_cpp_version(), build_features())
+    if here != (model["llama_cpp_python"], model["build"]):
+        pytest.skip(f"another llama.cpp build: {here}, the shipped entry's is "
+                    f"{(model['llama_cpp_python'], model['build'])}")
+    registry = load_registry()
+    task = registry.task("pct")
+    samples = build_samples(task, registry, limit=1)
+    shipped = shipped_samples(len(samples))
+    assert [(s.item_id, s.seed) for s in samples] == [(d["item_id"], d["seed"]) for d in shipped]
+    with LlamaCppBackend(str(embedded_gguf_path()), batch_size=model["batch_size"]) as backend:
+        completions = backend.generate([prompt_of(s) for s in samples], task.generation)
+    assert [c.text for c in completions] == [d["response"] for d in shipped]
