@@ -42,3 +42,26 @@ def parse_kv(text: str | None, flag: str) -> dict:
 
 def split_names(text: str) -> list[str]:
     return [n.strip() for n in text.split(",") if n.strip()]
+
+
+def task_names(text: str) -> list[str]:
+    """``--tasks``: one or more comma-separated names, each kept once, in the order given."""
+    names = list(dict.fromkeys(split_names(text)))
+    if not names:
+        raise PolibenchError(f"--tasks: expected one or more task names separated by commas (see `polibench list`), "
+                             f"got {text!r}")
+    return names
+
+
+def probability(value: str) -> float:
+    """An argparse type for a confidence threshold: a number from 0 to 1 (argparse reports anything else)."""
+    import argparse
+    import math
+
+    try:
+        number = float(value)
+    except ValueError:
+        number = math.nan
+    if not 0.0 <= number <= 1.0:
+        raise argparse.ArgumentTypeError(f"expected a number from 0 to 1, got {value!r}")
+    return number

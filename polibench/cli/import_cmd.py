@@ -6,7 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from polibench.cli.args import parse_kv, split_names
+from polibench.cli.args import parse_kv, probability
+from polibench.cli.args import task_names as parse_task_names
 
 
 def add_parser(sub) -> None:
@@ -20,7 +21,7 @@ def add_parser(sub) -> None:
     p.add_argument("--licence", help="the responses' licence (recorded in results.json)")
     p.add_argument("--scorer", help="stance scorer (overrides the task's; see `polibench list`)")
     p.add_argument("--scorer-args", help="scorer options as k=v,k=v")
-    p.add_argument("--threshold", type=float, help="stance confidence threshold (overrides the task's)")
+    p.add_argument("--threshold", type=probability, help="stance confidence threshold (overrides the task's)")
     p.add_argument("--include-path", action="append", default=[], help="extra folder of task YAML files")
     p.add_argument("--no-progress", action="store_true", help="hide progress bars")
     p.set_defaults(handler=import_command)
@@ -34,7 +35,7 @@ def import_command(args: argparse.Namespace) -> int:
     from polibench.taskspec.loader import load_registry
 
     registry = load_registry(args.include_path)
-    task_names = split_names(args.tasks)
+    task_names = parse_task_names(args.tasks)
     tasks = [registry.task(name) for name in task_names]
     options = RunOptions(scorer=args.scorer, scorer_args=parse_kv(args.scorer_args, "--scorer-args"),
                          threshold=args.threshold, show_progress=not args.no_progress, command=sys.argv[1:])

@@ -8,7 +8,8 @@ import re
 import sys
 from pathlib import Path
 
-from polibench.cli.args import parse_kv, split_names
+from polibench.cli.args import parse_kv, probability
+from polibench.cli.args import task_names as parse_task_names
 from polibench.cli.flags import keep_old_spellings
 
 
@@ -30,7 +31,7 @@ def add_parser(sub) -> None:
                         "16 for llamacpp, 8 for hf on CPU, the most that fits on a GPU; see docs/backends.md)")
     p.add_argument("--scorer", help="stance scorer (overrides the task's; see `polibench list`)")
     p.add_argument("--scorer-args", help="scorer options as k=v,k=v (e.g. model=PATH)")
-    p.add_argument("--threshold", type=float,
+    p.add_argument("--threshold", type=probability,
                    help="confidence filter: drop stances below this confidence (default: the task's, 0.9)")
     p.add_argument("--include-path", action="append", default=[], help="extra folder of task YAML files")
     p.add_argument("--no-progress", action="store_true", help="hide progress bars")
@@ -76,7 +77,7 @@ def run_command(args: argparse.Namespace) -> int:
         if value is not None and value < 1:
             raise PolibenchError(f"--{flag.replace('_', '-')} must be at least 1 (got {value})")
     registry = load_registry(args.include_path)
-    task_names = split_names(args.tasks)
+    task_names = parse_task_names(args.tasks)
     for name in task_names:
         task = registry.task(name)  # fail before loading a model
         check_metric_specs(task, {n: registry.instruments[n] for n in task.instruments},

@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from polibench.cli.args import parse_kv, split_names
+from polibench.cli.args import parse_kv, probability, split_names
 from polibench.cli.flags import keep_old_spellings
 
 
@@ -53,7 +53,7 @@ def add_parser(sub) -> None:
     e.add_argument("--limit", type=int, help="only the first N examples")
     e.add_argument("--output", metavar="DIR", help="folder for eval.json, predictions.jsonl, thresholds.png/.svg "
                                     "(default runs/stance-eval/<scorer>-<data>)")
-    e.add_argument("--threshold", type=float, default=0.9, help="threshold of the second per-class table (0.9)")
+    e.add_argument("--threshold", type=probability, default=0.9, help="threshold of the second per-class table (0.9)")
     e.add_argument("--no-progress", action="store_true", help="hide progress bars")
     e.set_defaults(handler=eval_command)
 

@@ -72,3 +72,44 @@ def test_bad_scorer_labels_are_one_error(tmp_path):
                             "--limit", "1", "--output", tmp_path / "o"])
     assert_user_error(code, err, "maybe")
     assert not (tmp_path / "o").exists()
+
+
+@FEW
+@given(text=st.text(alphabet=", \t", max_size=6))
+def test_a_tasks_flag_without_task_names_is_one_error(text):
+    with tempfile.TemporaryDirectory() as folder:
+        code, _, err = run_cli(["run", "--backend", "mock", "--model", "m", "--tasks", text, "--scorer", "lexical",
+                                "--no-progress", "--output", Path(folder) / "o"])
+        assert_user_error(code, err, "--tasks: expected one or more task names")
+        assert not (Path(folder) / "o").exists()
+
+
+@FUZZ
+@given(text=st.one_of(st.floats(allow_nan=True, allow_infinity=True).map(str), st.text(max_size=8)))
+def test_a_threshold_is_a_number_from_0_to_1_or_an_argparse_error(text):
+    import argparse
+
+    from polibench.cli.args import probability
+
+    try:
+        value = probability(text)
+    except argparse.ArgumentTypeError as exc:
+        assert f"expected a number from 0 to 1, got {text!r}" == str(exc)
+        return
+    assert 0.0 <= value <= 1.0 and value == float(text)
+
+
+@pytest.mark.parametrize("argv", [
+    ["run", "--backend", "mock", "--model", "m", "--scorer", "lexical", "--threshold", "2"],
+    ["import", "--threshold", "-0.5"],
+    ["stance", "eval", "--scorer", "lexical", "--data", "gold:test", "--threshold", "nan"],
+])
+def test_an_out_of_range_threshold_stops_before_anything_runs(argv, tmp_path, capsys):
+    from polibench.cli.main import main
+
+    with pytest.raises(SystemExit) as stopped:
+        main([*argv, "--output", str(tmp_path / "o")])
+    assert stopped.value.code == 2
+    err = capsys.readouterr().err
+    assert "argument --threshold: expected a number from 0 to 1" in err and "Traceback" not in err
+    assert not (tmp_path / "o").exists()
