@@ -202,3 +202,13 @@ def test_duplicate_ids_and_keys_name_both_places(tmp_path):
     (tmp_path / "a.yaml").write_text(dump(dict(INSTRUMENT, items=items)))
     code, _, err = run_cli(["list", "--include-path", tmp_path])
     assert_user_error(code, err, tmp_path / "a.yaml", "duplicate item id 'a'")
+
+
+@pytest.mark.parametrize("path", ["", " ", "{missing}", "{a_file}"])
+def test_an_include_path_that_is_no_folder_is_one_error(path, tmp_path, monkeypatch):
+    a_file = tmp_path / "task.yaml"
+    a_file.write_text("task: x\n")
+    monkeypatch.chdir(tmp_path)  # an empty path must not mean "search the current folder"
+    given_path = path.format(missing=tmp_path / "missing", a_file=a_file)
+    code, _, err = run_cli(["list", "--include-path", given_path])
+    assert_user_error(code, err, "--include-path", "an existing folder of task YAML files")
