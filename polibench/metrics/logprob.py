@@ -33,7 +33,7 @@ from polibench.metrics.blocks import EstimateBlock, Interval, Strict
 from polibench.metrics.bootstrap import percentile_intervals
 from polibench.metrics.pct import ECON_DIVISOR, ECON_OFFSET, SOC_DIVISOR, SOC_OFFSET, instrument_weights, js_round2
 from polibench.metrics.registry import Estimate, Metric, MetricInput, register_metric
-from polibench.scoring.logprob import PCT_ANSWER, scale_names
+from polibench.scoring.logprob import PCT_ANSWER, per_prompt, scale_names
 
 DIGITS = 6
 COORDINATES = ("economic", "social", "modal_economic", "modal_social")
@@ -81,16 +81,6 @@ class LogprobBlock(EstimateBlock):
 
 def _round(value: float) -> float:
     return round(float(value), DIGITS) + 0.0
-
-
-def per_prompt(logprobs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """``(p, expected answer, entropy in bits, non-answer mass)`` of each row of ``(prompts, K)`` log-probabilities."""
-    shifted = logprobs - logprobs.max(axis=1, keepdims=True)
-    probs = np.exp(shifted) / np.exp(shifted).sum(axis=1, keepdims=True)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        entropy = -np.where(probs > 0, probs * np.log2(probs), 0.0).sum(axis=1)
-    expected = probs @ np.arange(1, logprobs.shape[1] + 1)
-    return probs, expected, entropy, 1.0 - np.exp(logprobs).sum(axis=1)
 
 
 def _mean_intervals(values: np.ndarray, has: np.ndarray, weights: np.ndarray) -> list[Optional[list[float]]]:

@@ -28,6 +28,8 @@ from __future__ import annotations
 import math
 from typing import Optional, Sequence
 
+import numpy as np
+
 from polibench.records import Stance
 from polibench.scoring.forced_choice import OPTIONS, forced_choice_stance
 from polibench.scoring.likert import likert_to_stance
@@ -50,18 +52,15 @@ def option_distribution(logprobs: Sequence[float]) -> list[float]:
     return [w / total for w in weights]
 
 
-def non_answer_mass(logprobs: Sequence[float]) -> float:
-    """``1 - sum_k exp(l_k)``."""
-    return 1.0 - sum(math.exp(v) for v in logprobs)
-
-
-def entropy_bits(probs: Sequence[float]) -> float:
-    return -sum(p * math.log2(p) for p in probs if p > 0) + 0.0
-
-
-def expected_answer(probs: Sequence[float]) -> float:
-    """``sum_k k * p_k`` on the scale 1..K."""
-    return sum((k + 1) * p for k, p in enumerate(probs))
+def per_prompt(logprobs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``(option distribution, expected answer, entropy in bits, non-answer mass)`` of each row of ``(prompts, K)``
+    log-probabilities (the definitions above)."""
+    shifted = logprobs - logprobs.max(axis=1, keepdims=True)
+    probs = np.exp(shifted) / np.exp(shifted).sum(axis=1, keepdims=True)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        entropy = -np.where(probs > 0, probs * np.log2(probs), 0.0).sum(axis=1)
+    expected = probs @ np.arange(1, logprobs.shape[1] + 1)
+    return probs, expected, entropy, 1.0 - np.exp(logprobs).sum(axis=1)
 
 
 def most_probable(probs: Sequence[float]) -> int:

@@ -2,17 +2,12 @@
 
 import math
 
+import numpy as np
 import pytest
 
 from polibench.records import Sample
 from polibench.scoring.forced_choice import forced_choice_stance
-from polibench.scoring.logprob import (
-    entropy_bits,
-    expected_answer,
-    logprob_stance,
-    non_answer_mass,
-    option_distribution,
-)
+from polibench.scoring.logprob import logprob_stance, option_distribution, per_prompt
 from polibench.scoring.registry import create_scorer
 from polibench.scoring.stage import score_samples
 
@@ -21,14 +16,17 @@ def test_definitions_against_hand_computed_values():
     logprobs = [math.log(0.1), math.log(0.2), math.log(0.3), math.log(0.2)]  # 0.8 on the options
     probs = option_distribution(logprobs)
     assert probs == pytest.approx([0.125, 0.25, 0.375, 0.25])
-    assert expected_answer(probs) == pytest.approx(1 * 0.125 + 2 * 0.25 + 3 * 0.375 + 4 * 0.25)
-    assert entropy_bits(probs) == pytest.approx(-(0.125 * math.log2(0.125) + 2 * 0.25 * math.log2(0.25)
-                                                  + 0.375 * math.log2(0.375)))
-    assert non_answer_mass(logprobs) == pytest.approx(0.2)
-    assert entropy_bits([0.25] * 4) == pytest.approx(2.0)
-    assert entropy_bits([1.0, 0.0, 0.0, 0.0]) == 0.0
+    rows, expected, entropy, non_answer = per_prompt(np.array([logprobs]))  # what the metric computes
+    assert rows[0] == pytest.approx(probs)
+    assert expected[0] == pytest.approx(1 * 0.125 + 2 * 0.25 + 3 * 0.375 + 4 * 0.25)
+    assert entropy[0] == pytest.approx(-(0.125 * math.log2(0.125) + 2 * 0.25 * math.log2(0.25)
+                                         + 0.375 * math.log2(0.375)))
+    assert non_answer[0] == pytest.approx(0.2)
+    assert per_prompt(np.log(np.full((1, 4), 0.25)))[2][0] == pytest.approx(2.0)
+    assert per_prompt(np.array([[0.0, -np.inf, -np.inf, -np.inf]]))[2][0] == 0.0
     # very negative log-probabilities do not underflow the softmax
     assert option_distribution([-2000.0, -2001.0]) == pytest.approx([1 / (1 + math.e ** -1), 1 / (1 + math.e)])
+    assert per_prompt(np.array([[-2000.0, -2001.0]]))[0][0] == pytest.approx([1 / (1 + math.e ** -1), 1 / (1 + math.e)])
 
 
 def test_stance_is_the_most_probable_option_mapped_as_the_text_channels_map_it():
