@@ -128,9 +128,9 @@ def evaluate(task_names: list[str], registry: TaskRegistry, backend: ModelBacken
                            [v.id for v in registry.variant_sets[task.variant_set].variants])
     generated: dict[str, list[Sample]] = {}
     with backend:
-        if preflight:
+        if preflight:  # logprob tasks need score_choices; checked before the backend's own (network) check
+            check_choice_support([(t.task, registry.variant_sets[t.variant_set].variants) for t in tasks], backend)
             run_preflight(scorer_specs(tasks, options), output_dir, backend)
-        check_choice_support([(t.task, registry.variant_sets[t.variant_set].variants) for t in tasks], backend)
         for task in tasks:
             samples = build_samples(task, registry, seed=options.seed, samples_per_prompt=options.samples_per_prompt,
                                     limit=options.limit, model_name=backend.display_name)
