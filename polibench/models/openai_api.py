@@ -172,6 +172,12 @@ class OpenAIBackend(StreamingBackend):
         raise BackendError(f"openai: cannot reach {self.base_url or OPENAI_URL} "
                            f"({getattr(error, 'strerror', None) or error})")
 
+    def _reach_once(self) -> None:
+        """:meth:`check_reachable` before the first request, unless the preflight already did it."""
+        if not self._checked:
+            self.check_reachable()
+            self._checked = True
+
     def preflight(self) -> None:
         """Reachability, then one ``GET /models`` (free; retried like a completion): refuses a bad key or an
         endpoint that does not answer before any prompt is sent. Warns when the listed models do not
@@ -210,9 +216,7 @@ class OpenAIBackend(StreamingBackend):
     def generate_each(self, prompts: list[Prompt], settings: GenerationSettings, on_result: ResultFn) -> None:
         if not prompts:
             return
-        if not self._checked:
-            self.check_reachable()
-            self._checked = True
+        self._reach_once()
         before = sum(self.retries.values())
         run_async(self._run_all(prompts, settings, on_result))
         retried = sum(self.retries.values()) - before
@@ -286,9 +290,7 @@ class OpenAIBackend(StreamingBackend):
         labels = [option_labels(opts, self.name) for opts in options]
         if not prompts:
             return []
-        if not self._checked:
-            self.check_reachable()
-            self._checked = True
+        self._reach_once()
         results: list[list[float]] = [[] for _ in prompts]
 
         def done(index: int, values: list[float]) -> None:
