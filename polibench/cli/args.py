@@ -44,7 +44,7 @@ def split_names(text: str) -> list[str]:
     return [n.strip() for n in text.split(",") if n.strip()]
 
 
-def task_names(text: str) -> list[str]:
+def parse_task_names(text: str) -> list[str]:
     """``--tasks``: one or more comma-separated names, each kept once, in the order given."""
     names = list(dict.fromkeys(split_names(text)))
     if not names:

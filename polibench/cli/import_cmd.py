@@ -6,8 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from polibench.cli.args import parse_kv, probability
-from polibench.cli.args import task_names as parse_task_names
+from polibench.cli.args import parse_kv, parse_task_names, probability
 
 
 def add_parser(sub) -> None:

@@ -8,8 +8,7 @@ import re
 import sys
 from pathlib import Path
 
-from polibench.cli.args import parse_kv, probability
-from polibench.cli.args import task_names as parse_task_names
+from polibench.cli.args import parse_kv, parse_task_names, probability
 from polibench.cli.flags import keep_old_spellings
 
 
