@@ -129,6 +129,16 @@ class Stance(BaseModel):
 OPTIONAL_FIELDS = ("mask_fills", "options", "option_logprobs")  # left out of samples.jsonl when None
 
 
+def without_absent(data, names: tuple[str, ...]):
+    """A model's serialised ``data`` without the fields of ``names`` that are None, so that records written
+    before those fields existed serialise (and hash) exactly as they did."""
+    if isinstance(data, dict):
+        for name in names:
+            if data.get(name) is None:
+                data.pop(name, None)
+    return data
+
+
 class Sample(BaseModel):
     """One response to one prompt: the unit of ``samples.jsonl``."""
 
@@ -165,12 +175,7 @@ class Sample(BaseModel):
     @model_serializer(mode="wrap")
     def _omit_absent_fills(self, handler):
         """Samples without mask fills or answer options serialise exactly as before those fields existed."""
-        data = handler(self)
-        if isinstance(data, dict):
-            for name in OPTIONAL_FIELDS:
-                if data.get(name) is None:
-                    data.pop(name, None)
-        return data
+        return without_absent(handler(self), OPTIONAL_FIELDS)
 
     @field_validator("dimension", mode="before")
     @classmethod

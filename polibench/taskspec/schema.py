@@ -10,7 +10,15 @@ from typing import Literal, Optional
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, field_validator, model_serializer, model_validator
 
-from polibench.records import Dimension, Form, GenerationSettings, Side, StanceLabel, normalise_dimension
+from polibench.records import (
+    Dimension,
+    Form,
+    GenerationSettings,
+    Side,
+    StanceLabel,
+    normalise_dimension,
+    without_absent,
+)
 
 
 class Strict(BaseModel):
@@ -113,10 +121,7 @@ class PromptVariant(Strict):
     @model_serializer(mode="wrap")
     def _omit_absent_options(self, handler):
         """Variants without options dump exactly as before the field existed (stored variant sets, hashes)."""
-        data = handler(self)
-        if isinstance(data, dict) and data.get("options") is None:
-            data.pop("options", None)
-        return data
+        return without_absent(handler(self), ("options",))
 
     @field_validator("template")
     @classmethod
