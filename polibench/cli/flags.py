@@ -8,6 +8,10 @@ a comma-separated list has a plural name (``--tasks``, ``--seeds``, ``--metrics`
 
 An old spelling is not declared to argparse (so ``--help`` never shows it): :class:`PolibenchParser`
 rewrites it to the new flag before parsing and prints one deprecation line to stderr naming the new flag.
+
+lm-evaluation-harness users' hands type ``--model_args``, ``--output_path``, ``--batch_size`` and
+``--include_path``: :func:`accept_lm_eval_spellings` makes each a silent, permanent spelling of the polibench
+flag that means the same (rewritten the same way, with no warning; the command's help lists them).
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ class PolibenchParser(argparse.ArgumentParser):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.old_spellings: dict[str, str] = {}
+        self.lm_eval_spellings: dict[str, str] = {}
 
     def parse_known_args(self, args: Sequence[str] | None = None, namespace=None):
         if args is None:
@@ -39,7 +44,7 @@ class PolibenchParser(argparse.ArgumentParser):
         return super().parse_known_args(self._renamed(list(args)), namespace)
 
     def _renamed(self, args: list[str]) -> list[str]:
-        if not self.old_spellings:
+        if not self.old_spellings and not self.lm_eval_spellings:
             return args
         out = []
         for position, arg in enumerate(args):
@@ -50,6 +55,8 @@ class PolibenchParser(argparse.ArgumentParser):
             if new is not None:
                 warn_renamed(flag, new)
                 arg = new + eq + value
+            elif flag in self.lm_eval_spellings:
+                arg = self.lm_eval_spellings[flag] + eq + value
             out.append(arg)
         return out
 
@@ -65,6 +72,25 @@ def keep_old_spellings(parser: argparse.ArgumentParser, renamed: Mapping[str, st
         if old in declared:
             raise ValueError(f"{parser.prog}: {old} is still declared; an old spelling must not be")
         parser.old_spellings[old] = new
+
+
+# lm-evaluation-harness's spelling -> the polibench flag that means the same (README, "Coming from lm-eval").
+LM_EVAL_SPELLINGS = {"--model_args": "--model-args", "--output_path": "--output", "--batch_size": "--batch-size",
+                     "--include_path": "--include-path"}
+
+
+def accept_lm_eval_spellings(parser: argparse.ArgumentParser) -> None:
+    """Accept lm-eval's spelling of each of ``parser``'s flags that :data:`LM_EVAL_SPELLINGS` maps, silently."""
+    if not isinstance(parser, PolibenchParser):
+        raise TypeError(f"{parser.prog}: lm-eval spellings need a PolibenchParser (cli.main.build_parser)")
+    declared = parser._option_string_actions
+    accepted = {ours: theirs for theirs, ours in LM_EVAL_SPELLINGS.items() if ours in declared}
+    for theirs, ours in LM_EVAL_SPELLINGS.items():
+        if ours in accepted:
+            parser.lm_eval_spellings[theirs] = ours
+    if accepted:
+        note = "lm-eval's spellings are accepted: " + ", ".join(f"{t} for {o}" for o, t in accepted.items())
+        parser.epilog = f"{parser.epilog}\n{note}" if parser.epilog else note
 
 
 class PositionalRenamed(argparse.Action):

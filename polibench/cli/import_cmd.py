@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from polibench.cli.args import parse_kv, parse_task_names, probability
+from polibench.cli.flags import accept_lm_eval_spellings
 
 
 def add_parser(sub) -> None:
@@ -23,6 +24,7 @@ def add_parser(sub) -> None:
     p.add_argument("--threshold", type=probability, help="stance confidence threshold (overrides the task's)")
     p.add_argument("--include-path", action="append", default=[], help="extra folder of task YAML files")
     p.add_argument("--no-progress", action="store_true", help="hide progress bars")
+    accept_lm_eval_spellings(p)
     p.set_defaults(handler=import_command)
 
 

@@ -29,7 +29,9 @@ def add_parser(sub) -> None:
     b.add_argument("--fairness", help=f"fairness submissions folder for the fairness tab (default: "
                                       f"{DEFAULT_FAIRNESS_ENTRIES} when it exists)")
     b.add_argument("--output", metavar="DIR", default=DEFAULT_SITE, help=f"site folder (default: {DEFAULT_SITE})")
-    b.add_argument("--verify", action="store_true", help="verify every entry first; refuse to build on a failure")
+    b.add_argument("--verify", action=argparse.BooleanOptionalAction, default=True,
+                   help="recompute every entry and fairness submission from its shipped files first and refuse to "
+                        "build on a failure (the default); --no-verify skips it, and the site then says so")
     keep_old_spellings(b, {"--out": "--output"})
     b.set_defaults(handler=build_command)
     p.set_defaults(handler=lambda args: (p.print_help(), 2)[1])
@@ -77,6 +79,7 @@ def build_command(args: argparse.Namespace) -> int:
 
     site = build_site(Path(args.entries), Path(args.output), verify=args.verify,
                       fairness_dir=fairness_dir(args.fairness))
-    print(f"wrote {site.index} ({site.n_entries} entries, {site.n_fairness} fairness submissions); "
-          "open it in a browser, no server needed")
+    print(f"wrote {site.index} ({site.n_entries} entries, {site.n_fairness} fairness submissions"
+          + (", verified" if args.verify else ", NOT verified (--no-verify)")
+          + "); open it in a browser, no server needed")
     return 0

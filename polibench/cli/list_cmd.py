@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import argparse
 
+from polibench.cli.flags import accept_lm_eval_spellings
+
 
 def add_parser(sub) -> None:
     p = sub.add_parser("list", help="show tasks, instruments, prompt variant sets, backends and scorers")
     p.add_argument("--include-path", action="append", default=[], help="extra folder of task YAML files")
+    accept_lm_eval_spellings(p)
     p.set_defaults(handler=list_command)
 
 

@@ -9,7 +9,15 @@ import sys
 from pathlib import Path
 
 from polibench.cli.args import parse_kv, parse_task_names, probability
-from polibench.cli.flags import keep_old_spellings
+from polibench.cli.flags import accept_lm_eval_spellings, keep_old_spellings
+
+# lm-eval's --model names a model class; polibench's --backend is that (README, "Coming from lm-eval").
+# Given to polibench's --model, each gets one line naming the polibench spelling.
+LM_EVAL_MODEL_TYPES = {
+    "hf": "hf", "hf-auto": "hf", "huggingface": "hf", "vllm": "vllm", "gguf": "llamacpp", "ggml": "llamacpp",
+    "llamacpp": "llamacpp", "openai": "openai", "openai-completions": "openai", "openai-chat-completions": "openai",
+    "local-completions": "openai", "local-chat-completions": "openai", "mlm": "mlm", "lm-eval": "lm-eval",
+}
 
 
 def add_parser(sub) -> None:
@@ -40,7 +48,11 @@ def add_parser(sub) -> None:
     p.add_argument("--no-cache", action="store_true",
                    help="neither reuse nor store responses (default cache: $POLIBENCH_CACHE/responses.sqlite, "
                         "which lets an interrupted run resume)")
+    p.add_argument("--log_samples", "--log-samples", action="store_true",
+                   help="accepted for lm-eval's command lines and ignored: polibench always writes every response "
+                        "to samples.jsonl")
     keep_old_spellings(p, {"--output-path": "--output"})
+    accept_lm_eval_spellings(p)
     p.set_defaults(handler=run_command)
 
 
@@ -51,6 +63,18 @@ def batch_size_flag(value: str):
     if value.isdigit() and int(value) >= 1:
         return int(value)
     raise argparse.ArgumentTypeError(f"expected a positive whole number or 'auto', got '{value}'")
+
+
+def check_model_is_not_a_backend(model: str | None, model_args: str | None) -> None:
+    """``--model hf`` (lm-eval's spelling of the backend) stops with one line naming polibench's spelling."""
+    from polibench.errors import PolibenchError
+
+    if model is None or model not in LM_EVAL_MODEL_TYPES or Path(model).exists():
+        return
+    pretrained = re.search(r"(?:^|,)pretrained=([^,]+)", model_args or "")
+    name = pretrained.group(1) if pretrained else "NAME"
+    raise PolibenchError(f"--model {model} names a backend, not a model (lm-eval's --model is polibench's --backend):"
+                         f" use --backend {LM_EVAL_MODEL_TYPES[model]} --model {name}")
 
 
 def default_output(model_name: str) -> Path:
@@ -71,6 +95,7 @@ def run_command(args: argparse.Namespace) -> int:
     from polibench.scoring.registry import OFFLINE_DEFAULT
     from polibench.taskspec.loader import load_registry
 
+    check_model_is_not_a_backend(args.model, args.model_args)
     for flag in ("limit", "samples", "concurrency"):
         value = getattr(args, flag)
         if value is not None and value < 1:
