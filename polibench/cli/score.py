@@ -1,4 +1,5 @@
-"""``polibench score RUN_DIR``: recompute results.json from samples.jsonl and the specs stored in the run."""
+"""``polibench score RUN_DIR``: recompute results.json from samples.jsonl and the specs stored in the run, and
+print the summary lines ``polibench run`` prints."""
 
 from __future__ import annotations
 
@@ -32,8 +33,12 @@ def score_command(args: argparse.Namespace) -> int:
     if args.check:
         print("results.json matches samples.jsonl" if same else "results.json DIFFERS from samples.jsonl")
         return 0 if same else 1
+    from polibench.cli.run import summary_lines
+
     document = document.model_copy(update={"results": recomputed})
     write_results(run_dir, document)
     write_report(run_dir, document)
-    print(f"recomputed {run_dir}/results.json ({'unchanged' if same else 'updated'})")
+    for line in summary_lines(document):  # the lines `polibench run` prints at its end
+        print(line)
+    print(f"recomputed {run_dir}/results.json ({'unchanged' if same else 'updated'}); wrote {run_dir}/report.md")
     return 0

@@ -47,7 +47,7 @@ def test_bootstrap_seed_follows_the_run_seed(tmp_path):
     assert a["bootstrap"]["seed"] != b["bootstrap"]["seed"]
 
 
-def test_check_detects_an_edited_sample_and_score_repairs(run_dir, tmp_path):
+def test_check_detects_an_edited_sample_and_score_repairs(run_dir, tmp_path, capsys):
     import shutil
 
     copy = tmp_path / "edited"
@@ -61,6 +61,14 @@ def test_check_detects_an_edited_sample_and_score_repairs(run_dir, tmp_path):
         flipped.append(json.dumps(s))
     (copy / "samples.jsonl").write_text("\n".join(flipped) + "\n")
     assert main(["score", str(copy), "--check"]) == 1
+    capsys.readouterr()
     assert main(["score", str(copy)]) == 0
+    printed = capsys.readouterr().out.splitlines()
     assert main(["score", str(copy), "--check"]) == 0
     assert (copy / "report.md").is_file()
+    # it prints what `polibench run` prints, for the recomputed (flipped) results, not the stored ones
+    from polibench.cli.run import summary_lines
+    from polibench.results.files import read_results
+
+    assert printed[:-1] == summary_lines(read_results(copy)) and printed[-1].endswith("(updated); wrote "
+                                                                                        f"{copy}/report.md")
