@@ -20,6 +20,7 @@ import argparse
 import random
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 from polibench.metrics.bootstrap import DEFAULT_RESAMPLES
 from polibench.metrics.columns import build_table
@@ -27,6 +28,7 @@ from polibench.metrics.compute import results_from_table
 from polibench.records import Stance
 from polibench.report.compare import compare_documents
 from polibench.request_building import build_samples
+from polibench.results.document import TaskResults
 from polibench.taskspec.loader import load_registry
 
 MODELS, SAMPLES_PER_PROMPT = 11, 3
@@ -79,8 +81,10 @@ def main() -> None:
     metrics_done = time.perf_counter()
     print(f"all metrics, {args.resamples:,} bootstrap resamples, {MODELS} models: {metrics_done - viewed:.2f} s")
 
-    documents = [(Path(f"model-{k}"), {"model": {"model": f"model-{k}"}, "run": {"seed": k},
-                                       "results": {task.task: r}}) for k, r in enumerate(results)]
+    # compare_documents reads a document's results, model and run seed (the typed ResultsDocument's fields)
+    documents = [(Path(f"model-{k}"), SimpleNamespace(model={"model": f"model-{k}"}, run=SimpleNamespace(seed=k),
+                                                      results={task.task: TaskResults.from_blocks(r)}))
+                 for k, r in enumerate(results)]
     comparison = compare_documents(documents)
     compared = time.perf_counter()
     tau = comparison["tasks"][task.task]["kendall_tau"]["economic"]

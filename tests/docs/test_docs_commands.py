@@ -1,0 +1,145 @@
+"""Every shell command in README.md and docs/*.md runs: each ```bash block not marked out of CI is run with
+bash (errexit, pipefail) in a temporary copy of the repository, as a reader would paste it, offline, with this
+test session's polibench cache (the trained stance scorer is reused, never retrained per block).
+
+The blocks of one file run in order in one copy (a later block may read what an earlier one wrote, as the
+reader's would). ``polibench`` and ``python`` are this interpreter; ``pip`` is tests/docs/pip_check.py, which
+installs nothing and checks that what the command names is installed (and that an extra exists). A ```text
+block right after the line ``<!-- expected output -->`` must equal what the ```bash block before it printed.
+Marks and their reasons: tests/docs/doc_blocks.py and docs/testing.md, "Commands in the docs".
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from doc_blocks import ROOT, DocBlock, all_blocks, doc_files, mark_problem, stray_marks
+
+BLOCKS = all_blocks()
+RUN = [b for b in BLOCKS if b.runs]
+COPY_IGNORE = shutil.ignore_patterns(".git", ".venv", "runs", "site", "__pycache__", "*.egg-info", ".*_cache",
+                                     ".hypothesis", "artifacts")
+BLOCK_TIMEOUT_S = 600  # a block that needs the stance scorer trains it if the session has not (~4 min)
+
+
+def test_every_mark_follows_the_convention():
+    problems = [p for b in BLOCKS if (p := mark_problem(b))]
+    problems += [p for path in doc_files() for p in stray_marks(path)]
+    assert not problems, "\n".join(problems)
+
+
+def test_some_blocks_run_and_the_readme_opens_with_one():
+    assert len(RUN) >= 5
+    readme = [b for b in BLOCKS if b.path == Path("README.md")]
+    assert readme[0].runs, "README.md's first command must run in CI (it is the one-minute first command)"
+
+
+def test_the_mark_check_catches_mistakes(tmp_path):
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_x.py").write_text("def test_real():\n    pass\n")
+    (tmp_path / "README.md").write_text(
+        "<!-- not-run-in-ci: gpu-only -->\n```bash\nok\n```\n"
+        "<!-- not-run-in-ci: because -->\n```bash\nbad reason\n```\n"
+        "<!-- not-run-in-ci: long; checked by tests/test_x.py::test_real -->\n```bash\nok\n```\n"
+        "<!-- not-run-in-ci: long; checked by tests/test_x.py::test_gone -->\n```bash\nno such test\n```\n"
+        "<!-- not-run-in-ci: long; checked by tests/missing.py -->\n```bash\nno such file\n```\n"
+        "<!-- not-run-in-ci: hub-only -->\n\n```bash\nmark too far up: runs\n```\n"
+        "  ```bash\n  indented\n  ```\n")
+    from doc_blocks import blocks
+
+    found = blocks(Path("README.md"), tmp_path)
+    problems = [mark_problem(b, tmp_path) for b in found]
+    assert [p is None for p in problems] == [True, False, True, False, False, True, True]
+    assert [b.runs for b in found] == [False, False, False, False, False, True, True]
+    assert found[-1].text == "indented\n"
+    assert stray_marks(Path("README.md"), tmp_path) == [
+        "README.md:21: a not-run-in-ci mark not followed by a ```bash fence"]
+
+
+@pytest.fixture(scope="module")
+def shims(tmp_path_factory) -> Path:
+    """A bin folder whose ``polibench``, ``python``, ``python3`` are this interpreter and ``pip`` the checker."""
+    bin_dir = tmp_path_factory.mktemp("doc-bin")
+    here = Path(__file__).resolve().parent
+    scripts = {"polibench": f'exec "{sys.executable}" -m polibench "$@"',
+               "python": f'exec "{sys.executable}" "$@"', "python3": f'exec "{sys.executable}" "$@"',
+               "pip": f'exec "{sys.executable}" "{here / "pip_check.py"}" "$@"'}
+    for name, body in scripts.items():
+        path = bin_dir / name
+        path.write_text(f"#!/bin/sh\n{body}\n")
+        path.chmod(0o755)
+    return bin_dir
+
+
+@pytest.fixture(scope="module")
+def copies(tmp_path_factory):
+    """One copy of the repository per documentation file, made when its first block runs."""
+    made: dict[Path, Path] = {}
+
+    def copy_for(doc: Path) -> Path:
+        if doc not in made:
+            made[doc] = tmp_path_factory.mktemp("doc-" + doc.stem) / "repo"
+            shutil.copytree(ROOT, made[doc], ignore=COPY_IGNORE)
+        return made[doc]
+    return copy_for
+
+
+def environment(shims: Path, repo: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "PYTEST_"))}
+    env.update(PATH=f"{shims}{os.pathsep}{env.get('PATH', '')}", PYTHONPATH=str(repo), HF_HUB_OFFLINE="1",
+               TRANSFORMERS_OFFLINE="1", POLIBENCH_CACHE=os.environ["POLIBENCH_CACHE"], NO_COLOR="1")
+    return env
+
+
+def expected_output(block: DocBlock) -> str | None:
+    """The ```text block after ``<!-- expected output -->`` that follows ``block`` (blank lines between)."""
+    lines = (ROOT / block.path).read_text(encoding="utf-8").splitlines()
+    i = block.line  # the line after the opening fence (0-based index of the next line)
+    while lines[i].strip() != "```":
+        i += 1
+    i += 1
+    while i < len(lines) and not lines[i].strip():
+        i += 1
+    if i + 1 >= len(lines) or lines[i].strip() != "<!-- expected output -->" or lines[i + 1].strip() != "```text":
+        return None
+    end = i + 2
+    while lines[end].strip() != "```":
+        end += 1
+    return "\n".join(lines[i + 2:end])
+
+
+@pytest.mark.parametrize("block", RUN, ids=[b.id for b in RUN])
+def test_doc_block_runs(block, shims, copies):
+    repo = copies(block.path)
+    done = subprocess.run(["bash", "-e", "-o", "pipefail", "-c", block.text], cwd=repo, env=environment(shims, repo),
+                          capture_output=True, text=True, timeout=BLOCK_TIMEOUT_S, stdin=subprocess.DEVNULL)
+    assert done.returncode == 0, (f"{block.id} exited {done.returncode}\n--- block\n{block.text}--- stdout\n"
+                                  f"{done.stdout[-3000:]}\n--- stderr\n{done.stderr[-3000:]}")
+    assert "Traceback" not in done.stderr, done.stderr[-3000:]
+    shown = expected_output(block)
+    if shown is not None:
+        printed = re.sub(r"\s+\n", "\n", done.stdout).strip()
+        assert printed == shown.strip(), f"{block.id}: the docs show\n{shown}\nbut it printed\n{printed}"
+
+
+def test_manual_install_matches_the_makefile():
+    """README's manual install (not run: it compiles llama.cpp) pins what `make install` pins, and its pip lines
+    name packages that this environment has (tests/docs/pip_check.py)."""
+    block = next(b for b in BLOCKS if b.path == Path("README.md") and b.text.startswith("python3 -m venv"))
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+
+    def make_var(name: str) -> str:
+        return re.search(rf"^{name}\s*\?=\s*(.+)$", makefile, re.M).group(1).strip()
+
+    for name in ("TORCH_SPEC", "LLAMA_CPP_SPEC"):
+        assert make_var(name) in block.text, (name, make_var(name))
+    assert f'CMAKE_ARGS="{make_var("LLAMA_CMAKE_ARGS")}"' in block.text
+    for package in re.findall(r"pip install --no-deps (.+?)\s+#", block.text)[0].split():
+        assert re.search(rf"\b{re.escape(package)}\b", makefile), package
