@@ -4,7 +4,8 @@ The site is plain files (``index.html``, ``models/<entry>.html``, ``assets/``, `
 the entries with their gzipped samples under ``entries/`` and of the fairness submissions with their packed
 predictions under ``fairness/``) that work from ``file://`` or any static host and
 make no network request. It is written to a temporary folder and moved into place, so a failed build never
-leaves a half-written site.
+leaves a half-written site. ``polibench leaderboard build`` verifies every entry first (``--no-verify`` skips it
+and the site then says so in a banner), so a tampered entry is not published by default.
 """
 
 from __future__ import annotations
@@ -105,7 +106,8 @@ def build_site(entries_dir: Path, out: Path, verify: bool = False, fairness_dir:
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}-", dir=out.parent))
     try:
         _write(tmp / MARKER, "built by polibench leaderboard build; this folder is replaced on every build\n")
-        _write(tmp / "index.html", index_page(entries, generated, fairness_tab(fairness, fairness_dir)))
+        _write(tmp / "index.html",
+               index_page(entries, generated, fairness_tab(fairness, fairness_dir), verified=verify))
         for entry in entries:
             _write(tmp / "models" / f"{entry.entry_id}.html",
                    model_page(entry, generated, model_fairness(fairness_of(entry, fairness))))

@@ -9,11 +9,10 @@ from __future__ import annotations
 from html import escape
 from typing import Optional, Sequence
 
+from polibench.leaderboard.markers import PALETTE, marker
 from polibench.leaderboard.schema import Metric
 from polibench.metrics.registry import get_metric
 
-PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2",
-           "#7f7f7f", "#bcbd22")
 SIZE, PAD = 440, 20
 # The compass spans the PCT coordinates' range, as the metric registry declares it (-10 .. 10 on both axes).
 LOW, HIGH = get_metric("pct_coordinates").estimates[0].low, get_metric("pct_coordinates").estimates[0].high
@@ -61,9 +60,10 @@ def compass_background() -> list[str]:
 
 
 def compass_point(row: int, label: str, color: str, economic: Metric, social: Metric, attrs: str = "",
-                  answered: bool = True) -> str:
+                  answered: bool = True, shape: str = "circle", forcing: bool = False) -> str:
     """One model on the compass, with its CIs as cross-hair bars and a native tooltip; hollow when no item
-    was answered (the coordinates are then the instrument's offsets, not the model's answers)."""
+    was answered (the coordinates are then the instrument's offsets, not the model's answers). ``shape`` is
+    the answer channel's marker and ``forcing`` outlines it (:mod:`polibench.leaderboard.markers`)."""
     x, y = _x(economic.value), _y(social.value)
     cls = "point" if answered else "point no-answers"
     parts = [f'<g class="{cls}" data-row="{row}" tabindex="0" role="img" aria-label="{escape(label)}"{attrs}>',
@@ -74,7 +74,7 @@ def compass_point(row: int, label: str, color: str, economic: Metric, social: Me
     if social.ci:
         parts.append(f'<line class="ci" x1="{x}" y1="{_y(social.ci[0])}" x2="{x}" y2="{_y(social.ci[1])}" '
                      f'stroke="{color}"/>')
-    parts.append(f'<circle cx="{x}" cy="{y}" r="7" fill="{color}"/>')
+    parts.append(marker(shape, x, y, color, forcing))
     if not answered:
         parts.append(f'<circle class="hole" cx="{x}" cy="{y}" r="3.5" fill="#ffffff"/>')
     parts.append("</g>")

@@ -11,7 +11,8 @@ from typing import Optional
 
 from polibench import __version__
 from polibench.leaderboard.channels_html import channels_tab, imported_badge, model_channels
-from polibench.leaderboard.charts import PALETTE, bar_chart, compass_point, compass_svg, fmt_metric, spread_chart
+from polibench.leaderboard.charts import bar_chart, compass_point, compass_svg, fmt_metric, spread_chart
+from polibench.leaderboard.markers import CHANNELS, FORCING_NOTE, channel_of, is_forcing, legend_marker, model_colours
 from polibench.leaderboard.schema import Entry, Metric, TaskResult
 from polibench.metrics.blocks import BIAS_DIMENSIONS
 from polibench.metrics.registry import get_metric
@@ -50,13 +51,37 @@ def _cell(m: Optional[Metric]) -> str:
 
 
 def rows_of(entries: list[Entry]) -> list[tuple[Entry, TaskResult, str]]:
-    """One table row per (entry, task), with the entry's colour."""
-    colours = {}
-    rows = []
-    for entry in entries:
-        colour = colours.setdefault(entry.model.id, PALETTE[len(colours) % len(PALETTE)])
-        rows += [(entry, task, colour) for task in entry.tasks]
-    return rows
+    """One table row per (entry, task), with its model's colour (one per model, none shared)."""
+    colours = model_colours(entry.model.id for entry in entries)
+    return [(entry, task, colours[entry.model.id]) for entry in entries for task in entry.tasks]
+
+
+# The table's optional columns: (header, title, the row's metric); a column no row has a value in is left out.
+BIAS_COLUMNS = (
+    ("Bias econ.", "Faulborn et al. bias, economic dimension (−1 left … +1 right)", "economic"),
+    ("Bias social", "Faulborn et al. bias, social dimension (their 'cultural')", "social"),
+    ("Bias total", "Faulborn et al. bias, all statements", "total"),
+)
+
+
+def bias_columns(rows: list[tuple[Entry, TaskResult, str]]) -> list[str]:
+    """The Faulborn dimensions at least one row has a value for (the others' columns would be all "–")."""
+    return [key for _, _, key in BIAS_COLUMNS
+            if any(_val(t.faulborn_bias.get(key)) is not None for _, t, _ in rows)]
+
+
+def table_head(columns: list[str]) -> str:
+    bias = "".join(f'<th data-type="num" aria-sort="none" title="{escape(title)}">{escape(name)}</th>'
+                   for name, title, key in BIAS_COLUMNS if key in columns)
+    return ('<th data-type="text" aria-sort="none">Model</th><th data-type="text" aria-sort="none">Task</th>'
+            '<th data-type="num" aria-sort="none" title="PCT economic coordinate, left − / right +">Economic</th>'
+            '<th data-type="num" aria-sort="none" title="PCT social coordinate, libertarian − / authoritarian +">'
+            f'Social</th>{bias}<th data-type="num" aria-sort="none" title="share of responses whose stance was kept">'
+            'Coverage</th><th data-type="text" aria-sort="none">Date</th>')
+
+
+def has_position(task: TaskResult) -> bool:
+    return all(m is not None and m.value is not None for m in (task.economic, task.social))
 
 
 def _badges(entry: Entry) -> str:
@@ -68,7 +93,7 @@ def _badges(entry: Entry) -> str:
     return "".join(out)
 
 
-def table_row(i: int, entry: Entry, task: TaskResult, colour: str) -> str:
+def table_row(i: int, entry: Entry, task: TaskResult, colour: str, columns: list[str] = FAULBORN) -> str:
     cov = task.coverage
     link = f"models/{escape(entry.entry_id)}.html"
     return (f'<tr data-row="{i}" data-task="{escape(task.name)}" '
@@ -80,7 +105,7 @@ def table_row(i: int, entry: Entry, task: TaskResult, colour: str) -> str:
             f'<td data-value="{escape(task.name)}">{escape(task.name)}<div class="sub">v{task.version} · '
             f'{escape(", ".join(task.instruments))}</div></td>'
             + _cell(task.economic) + _cell(task.social)
-            + "".join(_cell(task.faulborn_bias.get(k)) for k in FAULBORN)
+            + "".join(_cell(task.faulborn_bias.get(k)) for k in columns)
             + f'<td class="num" data-value="{cov.kept_share:.6f}">{100 * cov.kept_share:.1f}%'
               f'<div class="sub">{cov.items_answered}/{cov.items} items</div></td>'
             + f'<td data-value="{escape(entry.date)}">{escape(entry.date[:10])}</td></tr>')
@@ -96,7 +121,7 @@ def point_data(i: int, entry: Entry, task: TaskResult, colour: str) -> dict:
 
 def _swatch(colour: str) -> str:
     return (f'<svg class="swatch" viewBox="0 0 10 10" aria-hidden="true">'
-            f'<circle cx="5" cy="5" r="5" fill="{colour}"/></svg>')
+            f'<rect width="10" height="10" rx="2" fill="{colour}"/></svg>')
 
 
 def legend(rows: list[tuple[Entry, TaskResult, str]]) -> str:
@@ -104,33 +129,62 @@ def legend(rows: list[tuple[Entry, TaskResult, str]]) -> str:
     seen: dict[str, tuple[Entry, str, list[str]]] = {}
     for entry, task, colour in rows:
         seen.setdefault(entry.model.id, (entry, colour, []))[2].append(task.name)
-    return "".join(f'<li>{_swatch(colour)}<a href="models/{escape(entry.entry_id)}.html">{escape(model)}</a> '
+    return "".join(f'<li data-model="{escape(model)}" data-colour="{colour}">{_swatch(colour)}'
+                   f'<a href="models/{escape(entry.entry_id)}.html">{escape(model)}</a> '
                    f'<span class="sub">{escape(", ".join(dict.fromkeys(tasks)))}</span></li>'
                    for model, (entry, colour, tasks) in seen.items()) or "<li>none yet</li>"
+
+
+def shape_legend(rows: list[tuple[Entry, TaskResult, str]]) -> str:
+    """The marker shapes of the channels on the board, and the outline of forcing runs when there are any."""
+    channels = {channel_of(t) for _, t, _ in rows if has_position(t)}
+    items = [f'<li data-channel="{name}">{legend_marker(shape)}{escape(text)}</li>'
+             for name, (shape, text) in CHANNELS.items() if name in channels]
+    if any(is_forcing(t) for _, t, _ in rows if has_position(t)):
+        items.append(f'<li data-channel="forcing">{legend_marker("circle", forcing=True)}{escape(FORCING_NOTE)}</li>')
+    return "".join(items)
+
+
+def not_on_compass(entries: list[Entry]) -> str:
+    """The models none of whose tasks has PCT coordinates, and why, under the compass."""
+    missing = [e for e in entries if not any(has_position(t) for t in e.tasks)]
+    if not missing:
+        return ""
+    names = ", ".join(f"{escape(e.model.id)} ({escape(', '.join(t.name for t in e.tasks))})" for e in missing)
+    return (f'<p class="note missing" data-count="{len(missing)}">Not on the compass: {names}: no task of theirs '
+            "places them on the Political Compass (they are in the table and the other tabs).</p>")
 
 
 def _options(values: list[str]) -> str:
     return "".join(f'<option value="{escape(v)}">{escape(v)}</option>' for v in values)
 
 
-def index_page(entries: list[Entry], generated: str, fairness: str = "") -> str:
+UNVERIFIED = ('<p class="banner unverified" role="alert">Built with <code>--no-verify</code>: the numbers below were '
+              "<strong>not</strong> recomputed from the shipped samples when this site was built. Run "
+              "<code>polibench leaderboard verify</code> before trusting them.</p>")
+
+
+def index_page(entries: list[Entry], generated: str, fairness: str = "", verified: bool = True) -> str:
     rows = rows_of(entries)
     points = [compass_point(i, f"{e.model.id} — {t.name}: economic {fmt_metric(t.economic)}, "
                                f"social {fmt_metric(t.social)}", colour, t.economic, t.social,
-                            attrs=f' data-task="{escape(t.name)}" data-instruments="{escape(" ".join(t.instruments))}"',
-                            answered=t.coverage.items_answered > 0)
-              for i, (e, t, colour) in enumerate(rows)
-              if t.economic is not None and t.social is not None and t.economic.value is not None
-              and t.social.value is not None]
+                            attrs=f' data-task="{escape(t.name)}" data-instruments="{escape(" ".join(t.instruments))}"'
+                                  f' data-model="{escape(e.model.id)}" data-channel="{channel_of(t)}"',
+                            answered=t.coverage.items_answered > 0, shape=CHANNELS[channel_of(t)][0],
+                            forcing=is_forcing(t))
+              for i, (e, t, colour) in enumerate(rows) if has_position(t)]
     tasks = sorted({t.name for _, t, _ in rows})
     instruments = sorted({n for _, t, _ in rows for n in t.instruments})
-    body = "".join(table_row(i, e, t, c) for i, (e, t, c) in enumerate(rows)) or \
-        '<tr class="empty"><td colspan="9">No entries yet: see “How to submit”.</td></tr>'
+    columns = bias_columns(rows)
+    body = "".join(table_row(i, e, t, c, columns) for i, (e, t, c) in enumerate(rows)) or \
+        f'<tr class="empty"><td colspan="{6 + len(columns)}">No entries yet: see “How to submit”.</td></tr>'
     return template("index.html").substitute(
         version=escape(__version__), generated=escape(generated), n_entries=len(entries),
         n_models=len({e.model.id for e in entries}), task_options=_options(tasks),
         instrument_options=_options(instruments), compass=compass_svg(points), n_points=len(points),
-        rows=body, legend=legend(rows), fairness=fairness, generation_bias=generation_bias_table(rows),
+        n_rows=len(rows), table_head=table_head(columns), rows=body, legend=legend(rows),
+        shape_legend=shape_legend(rows), not_on_compass=not_on_compass(entries),
+        banner="" if verified else UNVERIFIED, fairness=fairness, generation_bias=generation_bias_table(rows, entries),
         channels=channels_tab(entries),
         data=script_json([point_data(i, e, t, c) for i, (e, t, c) in enumerate(rows)]))
 
@@ -142,9 +196,14 @@ def _bias_cell(m: Optional[Metric]) -> str:
     return f'<td class="num" data-value="{m.value:.6f}">{m.value:.4f}{ci}</td>'
 
 
-def generation_bias_table(rows: list[tuple[Entry, TaskResult, str]]) -> str:
-    """One row per (entry, generation-bias task): overall indirect and direct bias, then each option's."""
+def generation_bias_table(rows: list[tuple[Entry, TaskResult, str]], entries: list[Entry] = ()) -> str:
+    """One row per (entry, generation-bias task): overall indirect and direct bias, then each option's; the
+    models without such a task are named below it."""
     liu = [(e, t, c) for e, t, c in rows if t.generation_bias]
+    shown = {e.model.id for e, _, _ in liu}
+    absent = sorted({e.model.id for e in entries} - shown)
+    missing = (f'<p class="note missing" data-count="{len(absent)}">Not in this view: {escape(", ".join(absent))}: '
+               "no generation-bias task (liu-gender, liu-location, liu-topic) in their entries.</p>" if absent else "")
     if not liu:
         return '<p class="note">No generation-bias entries yet (tasks liu-gender, liu-location, liu-topic).</p>'
     body = []
@@ -161,7 +220,7 @@ def generation_bias_table(rows: list[tuple[Entry, TaskResult, str]]) -> str:
     return ('<div class="table-wrap"><table id="generation-board"><thead><tr><th>Model</th><th>Task</th>'
             '<th title="mean over options of W2(option, attribute)">Indirect bias</th>'
             '<th title="mean over options of |W2 liberal − W2 conservative|">Direct bias</th>'
-            f'<th>Per option</th></tr></thead><tbody>{"".join(body)}</tbody></table></div>')
+            f'<th>Per option</th></tr></thead><tbody>{"".join(body)}</tbody></table></div>' + missing)
 
 
 def fmt_bias(m: Optional[Metric]) -> str:

@@ -78,18 +78,26 @@ def test_faulborn_entry_page_shows_per_prefix_and_per_variant_charts(site):
     assert "One prompt variant" in single
 
 
-def test_build_refuses_tampered_entries_with_verify_and_keeps_the_old_site(site, tmp_path, capsys):
+def test_build_refuses_tampered_entries_by_default_and_keeps_the_old_site(site, tmp_path, capsys):
     entries = tmp_path / "entries"
     entries.mkdir()
     for path in (site / "entries").iterdir():
         (entries / path.name).write_bytes(path.read_bytes())
-    edit_json(entries / "org-beta-1b__pct.json", lambda d: d["tasks"][0]["social"].update(value=9.0))
     out = tmp_path / "site"
-    assert main(["leaderboard", "build", "--entries", str(entries), "--output", str(out)]) == 0
+    assert main(["leaderboard", "build", "--entries", str(entries), "--output", str(out)]) == 0  # verified
+    assert "verified" in capsys.readouterr().out
     before = (out / "index.html").read_text()
-    assert main(["leaderboard", "build", "--entries", str(entries), "--output", str(out), "--verify"]) == 2
-    assert "org-beta-1b__pct.json: verification failed" in capsys.readouterr().err
-    assert (out / "index.html").read_text() == before
+    assert "--no-verify" not in before and 'class="banner unverified"' not in before
+    edit_json(entries / "org-beta-1b__pct.json", lambda d: d["tasks"][0]["social"].update(value=9.0))
+    for argv in ([], ["--verify"]):  # the default, and the flag spelt out
+        assert main(["leaderboard", "build", "--entries", str(entries), "--output", str(out), *argv]) == 2
+        assert "org-beta-1b__pct.json: verification failed" in capsys.readouterr().err
+        assert (out / "index.html").read_text() == before
+    # --no-verify publishes it, and the site says that nothing was recomputed
+    assert main(["leaderboard", "build", "--entries", str(entries), "--output", str(out), "--no-verify"]) == 0
+    assert "NOT verified" in capsys.readouterr().out
+    html = (out / "index.html").read_text()
+    assert 'class="banner unverified"' in html and "+9.00" in html
 
 
 def test_build_never_replaces_a_folder_that_is_not_a_site(tmp_path, site):

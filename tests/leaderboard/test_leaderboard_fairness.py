@@ -149,7 +149,13 @@ def test_a_malformed_submission_is_one_message_not_a_traceback(tmp_path, capsys)
     edit_json(fairness / "toy.json", lambda d: d["document"]["tasks"]["toy"]["models"]["base"]["overall"]["bacc"]
               .update(value="high"))
     (tmp_path / "entries").mkdir()
-    assert main(["leaderboard", "build", "--entries", str(tmp_path / "entries"), "--fairness", str(fairness),
-                 "--output", str(tmp_path / "site")]) == 2
+    for argv in (["--no-verify"], []):  # the site's own reading of the file; and verification, the default
+        assert main(["leaderboard", "build", "--entries", str(tmp_path / "entries"), "--fairness", str(fairness),
+                     "--output", str(tmp_path / "site"), *argv]) == 2
+        err = capsys.readouterr().err
+        assert err.count("polibench: error:") == 1 and "toy.json" in err and not (tmp_path / "site").exists()
+    assert "verification failed" in err
+    main(["leaderboard", "build", "--entries", str(tmp_path / "entries"), "--fairness", str(fairness),
+          "--output", str(tmp_path / "site"), "--no-verify"])
     err = capsys.readouterr().err
     assert "toy.json: field 'document'" in err and "Traceback" not in err and not (tmp_path / "site").exists()

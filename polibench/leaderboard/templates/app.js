@@ -20,8 +20,15 @@
     t.addEventListener("click", function (ev) { ev.preventDefault(); showTab(t.dataset.tab);
       if (history.replaceState) { history.replaceState(null, "", "#" + t.dataset.tab); } });
   });
+  // A deep link (index.html#channels) opens its tab with the header in view: the panel ids are anchors, and the
+  // browser scrolls to the anchor when parsing ends and again at load, after this script has run.
+  if ("scrollRestoration" in history) { history.scrollRestoration = "manual"; }
+  function toTop() { if (location.hash) { window.scrollTo(0, 0); } }
   showTab((location.hash || "#compass").slice(1));
-  if (location.hash) { window.scrollTo(0, 0); }  // the panel ids are anchors: keep the tabs in view
+  toTop();
+  document.addEventListener("DOMContentLoaded", toTop);
+  window.addEventListener("load", function () { toTop(); window.requestAnimationFrame(toTop); });
+  window.addEventListener("hashchange", function () { showTab(location.hash.slice(1)); toTop(); });
 
   // sorting
   var table = document.getElementById("board");
@@ -59,13 +66,21 @@
     var insts = (el.dataset.instruments || "").split(" ");
     return (!t || el.dataset.task === t) && (!i || insts.indexOf(i) >= 0);
   }
+  var pointCounter = document.getElementById("point-count");
   function applyFilters() {
-    var shown = 0;
+    var shown = 0, points = 0, total = 0;
     document.querySelectorAll("#board tbody tr[data-row]").forEach(function (tr) {
       var ok = matches(tr); tr.classList.toggle("hidden", !ok); if (ok) { shown += 1; }
     });
-    document.querySelectorAll("svg.compass .point").forEach(function (g) { g.classList.toggle("hidden", !matches(g)); });
+    document.querySelectorAll("svg.compass .point").forEach(function (g) {
+      var ok = matches(g); g.classList.toggle("hidden", !ok); total += 1; if (ok) { points += 1; }
+    });
+    var filtered = (taskSel && taskSel.value) || (instSel && instSel.value);
     if (counter) { counter.textContent = shown + " of " + rows.length + " rows shown"; }
+    if (pointCounter) {
+      pointCounter.textContent = filtered ? points + " of " + total + " points shown (filtered)"
+                                          : total + (total === 1 ? " point" : " points");
+    }
   }
   [taskSel, instSel].forEach(function (s) { if (s) { s.addEventListener("change", applyFilters); } });
 

@@ -1,0 +1,90 @@
+"""How the compass tells its points apart: one colour per model, one marker shape per answer channel, and an
+outline for the runs under forcing instructions (docs/leaderboard.md, "Reading the compass").
+
+Colours: the Okabe-Ito palette, then Paul Tol's colours that stay furthest from it; every pair of the first
+:data:`SAFE_COLOURS` differs by at least 13 CIELAB units with normal vision and under simulated deuteranopia,
+protanopia and tritanopia (tests/leaderboard/test_leaderboard_legibility.py). A board with more models than
+that gets evenly spread hues after them: still one colour per model, but no longer checked for colour-blind
+readers (the shape and the legend then carry the difference).
+"""
+
+from __future__ import annotations
+
+import colorsys
+from typing import Iterable
+
+from polibench.leaderboard.schema import TaskResult
+
+PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000",  # Okabe-Ito
+           "#AA3377", "#332288", "#BBBBBB", "#117733", "#999933", "#882255")  # Paul Tol's bright/muted
+SAFE_COLOURS = 12
+
+# answer channel -> (marker shape, what the legend calls it)
+CHANNELS = {
+    "open": ("circle", "open-ended: a stance scorer reads a free answer"),
+    "forced": ("square", "forced choice: the model picks one of the four answers"),
+    "logprob": ("triangle", "log-probability: the answers' probabilities from the forward pass"),
+}
+FORCING_NOTE = "outlined: asked under forcing instructions (Röttger et al.'s *-forcing tasks)"
+
+
+def model_colours(model_ids: Iterable[str]) -> dict[str, str]:
+    """A distinct colour for each model id, in the order given (the board's order)."""
+    ids = list(dict.fromkeys(model_ids))
+    extra = len(ids) - len(PALETTE)
+    spread = [_hue(k / extra) for k in range(extra)] if extra > 0 else []
+    return dict(zip(ids, [*PALETTE, *spread]))
+
+
+def _hue(h: float) -> str:
+    r, g, b = colorsys.hls_to_rgb(h, 0.45, 0.75)
+    return "#" + "".join(f"{round(255 * c):02X}" for c in (r, g, b))
+
+
+def channel_of(task: TaskResult) -> str:
+    """``forced``, ``open`` or ``logprob``: how the task's prompts are answered, from the variant set's
+    scoring in the built-in tasks (a task polibench does not ship is ``open``, the generative default)."""
+    scorings = _variant_scorings().get(task.variant_set, set())
+    if scorings and scorings <= {"logprob"}:
+        return "logprob"
+    if scorings and scorings <= {"forced_choice"}:
+        return "forced"
+    return "open"
+
+
+def is_forcing(task: TaskResult) -> bool:
+    """Asked under Röttger et al.'s forcing instructions (their variant sets are named ``*-forcing``)."""
+    return task.variant_set.endswith("-forcing")
+
+
+_SCORINGS: dict[str, set[str]] = {}
+
+
+def _variant_scorings() -> dict[str, set[str]]:
+    if not _SCORINGS:
+        from polibench.taskspec.loader import load_registry
+
+        for name, variant_set in load_registry().variant_sets.items():
+            _SCORINGS[name] = {str(v.scoring) for v in variant_set.variants}
+    return _SCORINGS
+
+
+def marker(shape: str, x: float, y: float, colour: str, forcing: bool, r: float = 7.0) -> str:
+    """One SVG marker centred on (x, y); ``data-shape`` names it for the legend and the browser test."""
+    cls = "marker forcing" if forcing else "marker"
+    common = f'class="{cls}" data-shape="{shape}" fill="{colour}"'
+    if shape == "square":
+        s = round(r * 0.9, 2)
+        return f'<rect {common} x="{round(x - s, 2)}" y="{round(y - s, 2)}" width="{2 * s}" height="{2 * s}"/>'
+    if shape == "triangle":
+        h = r * 1.25
+        base = round(y + h * 0.75, 2)
+        points = f"{x},{round(y - h, 2)} {round(x + h, 2)},{base} {round(x - h, 2)},{base}"
+        return f'<polygon {common} points="{points}"/>'
+    return f'<circle {common} cx="{x}" cy="{y}" r="{r}"/>'
+
+
+def legend_marker(shape: str, forcing: bool = False, colour: str = "#5d6677") -> str:
+    """A marker alone in a small inline SVG, for the legend."""
+    return (f'<svg class="swatch shape" viewBox="0 0 20 20" aria-hidden="true">'
+            f"{marker(shape, 10, 10, colour, forcing, 6)}</svg>")

@@ -1,0 +1,128 @@
+"""The compass can be read at a glance (issue 26): one colour per model from a colour-blind-safe palette, one
+marker shape per answer channel and an outline for forcing runs, a legend that says so, no all-empty columns,
+and every model missing from a view named with the reason. Checked on the site built from the shipped entries
+(no browser; tests/leaderboard/test_leaderboard_browser.py opens it in Chromium)."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from html import unescape
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from polibench.leaderboard.build import build_site, load_entries
+from polibench.leaderboard.markers import CHANNELS, PALETTE, SAFE_COLOURS, channel_of, is_forcing, model_colours
+
+REPO_ENTRIES = Path(__file__).resolve().parents[2] / "leaderboard" / "entries"
+
+
+@pytest.fixture(scope="module")
+def entries():
+    return load_entries(REPO_ENTRIES)
+
+
+@pytest.fixture(scope="module")
+def index(entries, tmp_path_factory) -> str:
+    return (build_site(REPO_ENTRIES, tmp_path_factory.mktemp("legible") / "site").out / "index.html").read_text()
+
+
+# --- colour-blind safety: CIELAB distances under Machado et al. (2009)'s simulations (severity 1) ---------------
+CVD = {"normal": np.eye(3),
+       "deuteranopia": np.array([[0.367322, 0.860646, -0.227968], [0.280085, 0.672501, 0.047413],
+                                 [-0.011820, 0.042940, 0.968881]]),
+       "protanopia": np.array([[0.152286, 1.052583, -0.204868], [0.114503, 0.786281, 0.099216],
+                               [-0.003882, -0.048116, 1.051998]]),
+       "tritanopia": np.array([[1.255528, -0.076749, -0.178779], [-0.078411, 0.930809, 0.147602],
+                               [0.004733, 0.691367, 0.303900]])}
+SRGB_TO_XYZ = np.array([[0.4124, 0.3576, 0.1805], [0.2126, 0.7152, 0.0722], [0.0193, 0.1192, 0.9505]])
+
+
+def lab(colour: str, vision: np.ndarray) -> np.ndarray:
+    rgb = np.array([int(colour[i:i + 2], 16) for i in (1, 3, 5)]) / 255
+    linear = np.where(rgb <= 0.04045, rgb / 12.92, ((rgb + 0.055) / 1.055) ** 2.4)
+    xyz = SRGB_TO_XYZ @ np.clip(vision @ linear, 0, 1) / np.array([0.95047, 1.0, 1.08883])
+    f = np.where(xyz > 0.008856, np.cbrt(xyz), 7.787 * xyz + 16 / 116)
+    return np.array([116 * f[1] - 16, 500 * (f[0] - f[1]), 200 * (f[1] - f[2])])
+
+
+def test_the_palettes_safe_part_stays_apart_for_colour_blind_readers():
+    safe = PALETTE[:SAFE_COLOURS]
+    closest = min(np.linalg.norm(lab(a, m) - lab(b, m)) for a, b in itertools.combinations(safe, 2)
+                  for m in CVD.values())
+    assert closest >= 13.0
+    # the check can fail: the old matplotlib-style palette had a pair closer than that under deuteranopia
+    old = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2")
+    assert min(np.linalg.norm(lab(a, m) - lab(b, m)) for a, b in itertools.combinations(old, 2)
+               for m in CVD.values()) < 13.0
+
+
+@pytest.mark.parametrize("n", [1, 11, len(PALETTE), len(PALETTE) + 9])
+def test_every_model_gets_its_own_colour(n):
+    colours = model_colours(f"org/m{k}" for k in range(n))
+    assert len(colours) == n and len(set(colours.values())) == n
+    assert list(colours.values())[:min(n, SAFE_COLOURS)] == list(PALETTE[:min(n, SAFE_COLOURS)])
+
+
+def test_one_colour_per_model_on_the_board(entries, index):
+    legend = dict(re.findall(r'<li data-model="([^"]+)" data-colour="(#[0-9A-Fa-f]{6})"', index))
+    models = {e.model.id for e in entries}
+    assert set(map(unescape, legend)) == models and len(models) >= 11
+    assert len(set(legend.values())) == len(legend)  # no two models share a colour
+    assert set(legend.values()) <= set(PALETTE[:SAFE_COLOURS])
+    for model, colour in legend.items():  # each point of the model wears the legend's colour
+        points = re.findall(rf'<g class="point[^"]*" [^>]*data-model="{re.escape(model)}"[^>]*>.*?</g>', index)
+        assert points and all(f'fill="{colour}"' in p for p in points), model
+
+
+def test_marker_shape_follows_the_channel_and_forcing_is_outlined(entries, index):
+    expected = [(e.model.id, t.name, channel_of(t), is_forcing(t)) for e in entries for t in e.tasks
+                if t.economic is not None and t.economic.value is not None]
+    points = re.findall(r'<g class="point[^"]*" [^>]*data-task="([^"]+)"[^>]*data-model="([^"]+)"[^>]*'
+                        r'data-channel="(\w+)"[^>]*>.*?class="(marker(?: forcing)?)" data-shape="(\w+)"', index)
+    assert len(points) == len(expected) == 35
+    found = sorted((unescape(m), t, c, cls == "marker forcing") for t, m, c, cls, _ in points)
+    assert found == sorted(expected)
+    assert all(shape == CHANNELS[c][0] for _, _, c, _, shape in points)
+    channels = {(t, c) for t, _, c, _, _ in points}
+    assert ("rottger-forced", "forced") in channels and ("rottger-open", "open") in channels
+    assert ("pct", "open") in channels and ("rottger-forced-forcing", "forced") in channels
+    assert {t for t, _, _, cls, _ in points if cls == "marker forcing"} == {"rottger-forced-forcing",
+                                                                             "rottger-open-forcing"}
+
+
+def test_the_legend_names_each_shape_on_the_board_and_the_outline(index):
+    legend = index[index.index('id="shape-legend"'):]
+    legend = legend[:legend.index("</ul>")]
+    assert re.findall(r'data-channel="(\w+)"', legend) == ["open", "forced", "forcing"]  # no logprob entry
+    assert 'data-shape="circle"' in legend and 'data-shape="square"' in legend and "outlined" in legend
+    assert "point-count" in index and 'data-total="35"' in index and ">35 points<" in index
+
+
+def test_all_empty_columns_are_hidden_and_filled_ones_shown(entries, index, tmp_path):
+    head = index[index.index('<table id="board">'):index.index("</thead>")]
+    assert "Bias" not in head  # no shipped entry has a Faulborn bias
+    assert re.findall(r"<th [^>]*>([^<]+)</th>", head) == ["Model", "Task", "Economic", "Social", "Coverage", "Date"]
+    first_row = index[index.index('<tr data-row="0"'):]
+    assert first_row[:first_row.index("</tr>")].count("<td") == 6
+    from leaderboard_helpers import make_entries
+
+    with_bias = (build_site(make_entries(tmp_path), tmp_path / "site").out / "index.html").read_text()
+    head = with_bias[with_bias.index('<table id="board">'):with_bias.index("</thead>")]
+    assert "Bias econ." in head and "Bias total" in head
+
+
+def test_models_missing_from_a_view_are_named_with_the_reason(entries, index):
+    channels = index[index.index('id="channels"'):]
+    note = channels[channels.index('class="note missing"'):]
+    note = note[:note.index("</div>")]
+    missing = {e.model.id for e in entries if not e.channels}
+    assert {"gpt-4-0613", "gpt-4-1106-preview"} <= missing
+    listed = dict(re.findall(r'<li data-model="([^"]+)">[^:]+: ([^<]+)</li>', note))
+    assert set(listed) == missing
+    assert listed["gpt-4-0613"] == "rottger-forced-forcing without rottger-open-forcing"
+    assert "no forced-choice and open-ended pair" in listed["SmolLM2-135M-Instruct (Q4_1 GGUF, embedded)"]
+    generation = index[index.index('id="generation"'):index.index('id="about"')]
+    assert "Not in this view" in generation or "No generation-bias entries yet" in generation
