@@ -8,6 +8,7 @@ without running it. A screenshot goes to ``$ARTIFACTS`` (or the test's tmp folde
 import functools
 import json
 import os
+import re
 import shutil
 import threading
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -154,7 +155,7 @@ def test_hover_shows_model_and_intervals(driver, site, rows, model):
     row = rows[model]
     group = driver.find_element("css selector", f'svg.compass g.point[data-row="{row["row"]}"]')
     driver.execute_script("arguments[0].parentNode.appendChild(arguments[0])", group)  # on top of close neighbours
-    point = group.find_element("css selector", "circle")
+    point = group.find_element("css selector", ".marker")
     ActionChains(driver).move_to_element(point).perform()
     assert tooltip.is_displayed()
     assert driver.find_element("id", "tt-model").text == model
@@ -182,10 +183,12 @@ def test_sorting_and_filters(driver, site):
     assert values == sorted(values, reverse=True)
     from selenium.webdriver.support.ui import Select
 
+    assert driver.find_element("id", "point-count").text == "5 points"
     Select(driver.find_element("id", "filter-task")).select_by_value("faulborn30")
     assert [tr.is_displayed() for tr in css(driver, "#board tbody tr[data-row]")].count(True) == 1
     assert [g.is_displayed() for g in css(driver, "svg.compass g.point")].count(True) == 1
     assert driver.find_element("id", "row-count").text == "1 of 5 rows shown"
+    assert driver.find_element("id", "point-count").text == "1 of 5 points shown (filtered)"  # the caption follows
     Select(driver.find_element("id", "filter-task")).select_by_value("")
     Select(driver.find_element("id", "filter-instrument")).select_by_value("wvs")
     assert [tr.is_displayed() for tr in css(driver, "#board tbody tr[data-row]")].count(True) == 1
@@ -262,3 +265,58 @@ def test_imported_entries_forced_vs_open_side_by_side(driver, real_site, tmp_pat
     driver.get(real_site.resolve().as_uri() + f"/models/{any_entry.entry_id}.html")  # no script on model pages
     assert "Röttger" in driver.find_element("css selector", "p.attribution").text
     assert "rottger-forced vs rottger-open" in driver.find_element("tag name", "main").text
+
+
+# Every tab of the page template, read from its navigation, so a tab added there is opened by its deep link too.
+TEMPLATE = Path(__file__).resolve().parents[2] / "polibench" / "leaderboard" / "templates" / "index.html"
+TABS = re.findall(r'<a href="#([\w-]+)" role="tab" data-tab="\1"', TEMPLATE.read_text(encoding="utf-8"))
+
+
+def expected_items(tab: str, entries) -> tuple[str, int] | None:
+    """(selector of the tab's items, how many the shipped entries give) where the test knows the tab's items."""
+    if tab == "compass":
+        return "svg.compass g.point", sum(1 for e in entries for t in e.tasks
+                                          if t.economic is not None and t.economic.value is not None)
+    if tab == "channels":
+        return "#channels tbody tr[data-pair]", sum(len(e.channels) for e in entries)
+    if tab == "generation":
+        return "#generation-board tbody tr", sum(1 for e in entries for t in e.tasks if t.generation_bias)
+    return None
+
+
+def test_the_template_has_the_known_tabs():
+    assert {"compass", "channels", "fairness", "generation", "about"} <= set(TABS)
+
+
+@pytest.mark.parametrize("tab", TABS)
+def test_a_deep_link_opens_its_tab_with_the_header_in_view(driver, real_site, tab, tmp_path):
+    """index.html#TAB opened directly (a fresh load, not a click): the header band is at the top with its title
+    and tabs, the tab is the active one and the only panel shown, and its items are all there."""
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    from polibench.leaderboard.build import load_entries
+
+    driver.get("about:blank")
+    open_page(driver, real_site.resolve().as_uri() + f"/index.html#{tab}")
+    driver.execute_script("return new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    assert driver.execute_script("return window.scrollY") == 0
+    title = driver.find_element("css selector", "header h1")
+    assert title.is_displayed() and title.text == "polibench leaderboard"
+    assert driver.execute_script("return arguments[0].getBoundingClientRect().top", title) >= 0
+    assert [a.get_attribute("data-tab") for a in css(driver, ".tabs a.active")] == [tab]
+    shown = [p.get_attribute("id") for p in css(driver, ".tab-panel") if p.is_displayed()]
+    assert shown == [tab]
+    assert driver.find_element("id", tab).text.strip()
+    driver.save_screenshot(str(artifacts_dir(tmp_path) / f"deep-link-{tab}.png"))
+    expected = expected_items(tab, load_entries(REPO_ENTRIES))
+    if expected is not None:
+        selector, count = expected
+        items = css(driver, selector)
+        assert len(items) == count and all(i.is_displayed() for i in items)
+    if tab == "compass":
+        assert driver.find_element("id", "point-count").text == f"{expected[1]} points"
+        group = css(driver, "svg.compass g.point")[0]
+        driver.execute_script("arguments[0].parentNode.appendChild(arguments[0])", group)  # above its neighbours
+        ActionChains(driver).move_to_element(group.find_element("css selector", ".marker")).perform()
+        assert driver.find_element("id", "tooltip").is_displayed()
+        assert driver.find_element("id", "tt-model").text == group.get_attribute("data-model")
