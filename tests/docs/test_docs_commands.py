@@ -143,3 +143,19 @@ def test_manual_install_matches_the_makefile():
     assert f'CMAKE_ARGS="{make_var("LLAMA_CMAKE_ARGS")}"' in block.text
     for package in re.findall(r"pip install --no-deps (.+?)\s+#", block.text)[0].split():
         assert re.search(rf"\b{re.escape(package)}\b", makefile), package
+
+
+def test_the_errors_page_shows_what_a_bad_task_file_really_prints(tmp_path, capsys):
+    """docs/errors.md's YAML example and the transcript under it (it exits 2, so it is not a bash block)."""
+    from polibench.cli.main import main
+
+    text = (ROOT / "docs" / "errors.md").read_text(encoding="utf-8")
+    yaml_text = re.search(r"this task file\n\n```yaml\n(.*?)```", text, re.S).group(1)
+    transcript = re.search(r"gives\n\n```\n\$ (polibench list --include-path my_tasks/)\n(.*?)```", text, re.S)
+    (tmp_path / "my_tasks").mkdir()
+    (tmp_path / "my_tasks" / "sky.yaml").write_text(yaml_text)
+    argv = transcript.group(1).split()[1:]
+    argv[-1] = str(tmp_path / "my_tasks") + "/"
+    assert main(argv) == 2
+    printed = capsys.readouterr().err.replace(str(tmp_path) + "/", "")
+    assert printed.strip() == transcript.group(2).strip()
