@@ -113,3 +113,23 @@ def test_an_out_of_range_threshold_stops_before_anything_runs(argv, tmp_path, ca
     err = capsys.readouterr().err
     assert "argument --threshold: expected a number from 0 to 1" in err and "Traceback" not in err
     assert not (tmp_path / "o").exists()
+
+
+flag_value = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=12).filter(
+    lambda v: not v.startswith("-"))
+
+
+@FUZZ
+@given(picks=st.lists(st.tuples(st.sampled_from(["--model_args", "--output_path", "--batch_size", "--include_path"]),
+                                flag_value, st.integers(1, 64), st.booleans()), min_size=1, max_size=5))
+def test_lm_eval_spellings_parse_like_polibenchs_whatever_the_values(picks):
+    """Any mix of lm-eval's spellings, with `=` or a separate value, parses to what polibench's give."""
+    from polibench.cli.flags import LM_EVAL_SPELLINGS
+    from polibench.cli.main import build_parser
+
+    theirs, ours = ["run"], ["run"]
+    for flag, text, number, joined in picks:
+        value = str(number) if flag == "--batch_size" else text
+        for argv, name in ((theirs, flag), (ours, LM_EVAL_SPELLINGS[flag])):
+            argv.extend([f"{name}={value}"] if joined else [name, value])
+    assert vars(build_parser().parse_args(theirs)) == vars(build_parser().parse_args(ours))
