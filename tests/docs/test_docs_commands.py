@@ -7,6 +7,8 @@ reader's would). ``polibench`` and ``python`` are this interpreter; ``pip`` is t
 installs nothing and checks that what the command names is installed (and that an extra exists). A ```text
 block right after the line ``<!-- expected output -->`` must equal what the ```bash block before it printed.
 Marks and their reasons: tests/docs/doc_blocks.py and docs/testing.md, "Commands in the docs".
+After a change to what a command prints, ``python tests/docs/test_docs_commands.py --update`` runs the blocks
+that have an expected output and writes what they print into the docs (review the diff: it is a claim).
 """
 
 from __future__ import annotations
@@ -65,8 +67,11 @@ def test_the_mark_check_catches_mistakes(tmp_path):
 
 @pytest.fixture(scope="module")
 def shims(tmp_path_factory) -> Path:
+    return make_shims(tmp_path_factory.mktemp("doc-bin"))
+
+
+def make_shims(bin_dir: Path) -> Path:
     """A bin folder whose ``polibench``, ``python``, ``python3`` are this interpreter and ``pip`` the checker."""
-    bin_dir = tmp_path_factory.mktemp("doc-bin")
     here = Path(__file__).resolve().parent
     scripts = {"polibench": f'exec "{sys.executable}" -m polibench "$@"',
                "python": f'exec "{sys.executable}" "$@"', "python3": f'exec "{sys.executable}" "$@"',
@@ -100,6 +105,12 @@ def environment(shims: Path, repo: Path) -> dict[str, str]:
 
 def expected_output(block: DocBlock) -> str | None:
     """The ```text block after ``<!-- expected output -->`` that follows ``block`` (blank lines between)."""
+    found = expected_output_lines(block)
+    return None if found is None else "\n".join(found[2])
+
+
+def expected_output_lines(block: DocBlock) -> tuple[int, int, list[str]] | None:
+    """(first, end) line indexes of the expected-output text and its lines, with the fence's indentation."""
     lines = (ROOT / block.path).read_text(encoding="utf-8").splitlines()
     i = block.line  # the line after the opening fence (0-based index of the next line)
     while lines[i].strip() != "```":
@@ -112,20 +123,28 @@ def expected_output(block: DocBlock) -> str | None:
     end = i + 2
     while lines[end].strip() != "```":
         end += 1
-    return "\n".join(lines[i + 2:end])
+    indent = len(lines[i + 1]) - len(lines[i + 1].lstrip())
+    return i + 2, end, [line[indent:] for line in lines[i + 2:end]]
+
+
+def run_block(block: DocBlock, shims: Path, repo: Path) -> subprocess.CompletedProcess:
+    return subprocess.run(["bash", "-e", "-o", "pipefail", "-c", block.text], cwd=repo, env=environment(shims, repo),
+                          capture_output=True, text=True, timeout=BLOCK_TIMEOUT_S, stdin=subprocess.DEVNULL)
+
+
+def printed_text(stdout: str) -> str:
+    return re.sub(r"\s+\n", "\n", stdout).strip()
 
 
 @pytest.mark.parametrize("block", RUN, ids=[b.id for b in RUN])
 def test_doc_block_runs(block, shims, copies):
-    repo = copies(block.path)
-    done = subprocess.run(["bash", "-e", "-o", "pipefail", "-c", block.text], cwd=repo, env=environment(shims, repo),
-                          capture_output=True, text=True, timeout=BLOCK_TIMEOUT_S, stdin=subprocess.DEVNULL)
+    done = run_block(block, shims, copies(block.path))
     assert done.returncode == 0, (f"{block.id} exited {done.returncode}\n--- block\n{block.text}--- stdout\n"
                                   f"{done.stdout[-3000:]}\n--- stderr\n{done.stderr[-3000:]}")
     assert "Traceback" not in done.stderr, done.stderr[-3000:]
     shown = expected_output(block)
     if shown is not None:
-        printed = re.sub(r"\s+\n", "\n", done.stdout).strip()
+        printed = printed_text(done.stdout)
         assert printed == shown.strip(), f"{block.id}: the docs show\n{shown}\nbut it printed\n{printed}"
 
 
@@ -159,3 +178,43 @@ def test_the_errors_page_shows_what_a_bad_task_file_really_prints(tmp_path, caps
     assert main(argv) == 2
     printed = capsys.readouterr().err.replace(str(tmp_path) + "/", "")
     assert printed.strip() == transcript.group(2).strip()
+
+
+def update_expected_outputs() -> None:
+    """Rewrite every expected-output block with what its command prints now (``--update``)."""
+    import tempfile
+
+    os.environ.setdefault("POLIBENCH_CACHE", tempfile.mkdtemp(prefix="polibench-docs-"))
+    printed = []
+    with tempfile.TemporaryDirectory() as folder:
+        shims, repos = make_shims(Path(folder)), {}
+        # in order, and up to the file's last block with an expected output: a block may read what an earlier
+        # one of its file wrote, and nothing after that last one can change an expected output
+        last = {b.path: n for n, b in enumerate(RUN) if expected_output_lines(b) is not None}
+        for block in (b for n, b in enumerate(RUN) if n <= last.get(b.path, -1)):
+            if block.path not in repos:
+                repos[block.path] = Path(folder) / block.path.stem / "repo"
+                shutil.copytree(ROOT, repos[block.path], ignore=COPY_IGNORE)
+            done = run_block(block, shims, repos[block.path])
+            if done.returncode != 0:
+                sys.exit(f"{block.id} exited {done.returncode}:\n{done.stderr[-2000:]}")
+            printed.append((block, printed_text(done.stdout)))
+    for block, text in reversed(printed):  # from the end, so the line numbers of earlier blocks stay right
+        found = expected_output_lines(block)
+        if found is None:
+            continue
+        first, end, _ = found
+        path = ROOT / block.path
+        lines = path.read_text(encoding="utf-8").splitlines()
+        fence = lines[first - 1]
+        indent = fence[:len(fence) - len(fence.lstrip())]
+        new = [indent + line if line else line for line in text.splitlines()]
+        if lines[first:end] != new:
+            lines[first:end] = new
+            path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+            print(f"updated {block.id}")
+
+if __name__ == "__main__":
+    if sys.argv[1:] != ["--update"]:
+        sys.exit("usage: python tests/docs/test_docs_commands.py --update")
+    update_expected_outputs()
