@@ -95,7 +95,8 @@ def run_command(args: argparse.Namespace) -> int:
     from polibench.scoring.registry import OFFLINE_DEFAULT
     from polibench.taskspec.loader import load_registry
 
-    check_model_is_not_a_backend(args.model, args.model_args)
+    if args.backend not in ("openai", "lm-eval") and not args.base_url:  # a served model may have any name
+        check_model_is_not_a_backend(args.model, args.model_args)
     for flag in ("limit", "samples", "concurrency"):
         value = getattr(args, flag)
         if value is not None and value < 1:

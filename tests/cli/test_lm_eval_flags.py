@@ -81,3 +81,12 @@ def test_a_local_folder_named_like_a_backend_is_a_model(tmp_path, monkeypatch):
     (tmp_path / "hf").mkdir()
     check_model_is_not_a_backend("hf", None)  # no error
     check_model_is_not_a_backend("HuggingFaceTB/SmolLM2-135M-Instruct", None)
+
+
+def test_a_served_model_may_be_named_like_a_backend():
+    """On an OpenAI-compatible server or through lm-eval, --model is whatever name the server or lm-eval takes."""
+    args = ["run", "--model", "vllm", "--scorer", "lexical", "--tasks", "nosuchtask"]
+    for extra in (["--backend", "openai"], ["--base-url", "http://127.0.0.1:9/v1"], ["--backend", "lm-eval"]):
+        code, _, err = run_cli([*args, *extra])
+        assert_user_error(code, err, "nosuchtask")  # the next problem, not the backend-name line
+        assert "names a backend" not in err
