@@ -113,7 +113,7 @@ def _options(values: list[str]) -> str:
     return "".join(f'<option value="{escape(v)}">{escape(v)}</option>' for v in values)
 
 
-def index_page(entries: list[Entry], generated: str, fairness: str = "") -> str:
+def index_page(entries: list[Entry], generated: str, fairness: str = "", prismia: str = "") -> str:
     rows = rows_of(entries)
     points = [compass_point(i, f"{e.model.id} — {t.name}: economic {fmt_metric(t.economic)}, "
                                f"social {fmt_metric(t.social)}", colour, t.economic, t.social,
@@ -131,7 +131,7 @@ def index_page(entries: list[Entry], generated: str, fairness: str = "") -> str:
         n_models=len({e.model.id for e in entries}), task_options=_options(tasks),
         instrument_options=_options(instruments), compass=compass_svg(points), n_points=len(points),
         rows=body, legend=legend(rows), fairness=fairness, generation_bias=generation_bias_table(rows),
-        channels=channels_tab(entries),
+        channels=channels_tab(entries), prismia=prismia or '<p class="note">No PrismIA 2026 entries yet.</p>',
         data=script_json([point_data(i, e, t, c) for i, (e, t, c) in enumerate(rows)]))
 
 
