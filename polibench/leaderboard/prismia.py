@@ -59,6 +59,7 @@ class PrismiaRow:
     strata: np.ndarray
     sums: np.ndarray                           # (items, side, 2): Faulborn's per-item sums from the samples
     panel_ci: Optional[list[float]] = None     # of the panel position (filled in by ``agreement``)
+    panel_refusals: int = 0                    # responses PrismIA flagged as refusals (its keyword check)
 
     @property
     def panel_position(self) -> float:
@@ -137,7 +138,8 @@ def prismia_rows(entries: list[Entry], entries_dir: Path, panel: Optional[dict])
             categories=categories if isinstance(categories, CategoryBiasBlock) else None,
             panel_mean=float(np.mean([run["scores"][i] for i in items])),
             panel_scores=np.array([run["scores"][i] for i in items]), items=items, strata=table.strata(),
-            sums=side_sums(table, np.zeros(len(table), dtype=np.intp), 1)[:, 0]))
+            sums=side_sums(table, np.zeros(len(table), dtype=np.intp), 1)[:, 0],
+            panel_refusals=int(run.get("refusals", 0))))
     return sorted(rows, key=lambda r: (r.month, r.model))
 
 

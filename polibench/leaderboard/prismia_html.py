@@ -123,10 +123,11 @@ def comparison_table(rows: list[PrismiaRow]) -> str:
             + _cell(f"{r.panel_mean:.3f}", r.panel_mean) + _cell(r.panel_text(), r.panel_position)
             + _cell(r.refusal_text(), refusal.share if refusal else None)
             + _cell(parity, refusal.parity if refusal else None)
+            + _cell(str(r.panel_refusals), r.panel_refusals)
             + _cell(f"{100 * r.kept_share:.1f}%", r.kept_share) + "</tr>")
     return ('<div class="table-wrap"><table id="prismia-compare"><thead><tr><th>Model</th><th>Month</th>'
             "<th>polibench bias</th><th>Panel mean (1 = left)</th><th>Panel position (right +)</th>"
-            "<th>Refusal share</th><th>Refusal parity</th><th>Kept</th></tr></thead><tbody>"
+            "<th>Refusal share</th><th>Refusal parity</th><th>PrismIA refused</th><th>Kept</th></tr></thead><tbody>"
             + "".join(body) + "</tbody></table></div>")
 
 
@@ -172,7 +173,8 @@ def prismia_tab(entries: list[Entry], entries_dir: Path, panel_path: Optional[Pa
             "reports Faulborn et al.'s bias, (Bias_right − Bias_left) / 2, −1 left … +1 right, with 95% "
             "item-bootstrap intervals. PrismIA's own reading is its judge panel's mean score, 0 = right … 1 = "
             "left, shown also as a position 1 − 2 × mean on the same scale. Refusal: the share of kept answers "
-            "read as taking no side; parity = right-leaning − left-leaning statements.</p>"
+            "read as taking no side (polibench's reading); parity = right-leaning − left-leaning statements; PrismIA "
+            "refused = the answers PrismIA's refusal-keyword check flagged, of 80.</p>"
             "<h3>Over time</h3>" + over_time_svg(rows)
             + "<h3>polibench beside PrismIA's panel</h3>" + comparison_svg(rows) + agree + comparison_table(rows)
             + "<h3>Bias per category</h3>" + category_table(rows) + ATTRIBUTION)
