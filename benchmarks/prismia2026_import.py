@@ -156,8 +156,11 @@ def main() -> None:
             print(f"{name}: {len(rows)} responses, task {rows[0]['task']}", flush=True)
             polibench("import", str(path), "--tasks", rows[0]["task"], "--output", str(run_dir),
                       "--citation", citation(month), "--licence", LICENCE, "--no-progress")
-            if not args.no_submit:
-                polibench("submit", str(run_dir), "--entries", str(args.entries), "--force")
+            if not args.no_submit:  # in this process: the same command, without another interpreter start
+                from polibench.cli.main import main as polibench_main
+
+                if polibench_main(["submit", str(run_dir), "--entries", str(args.entries), "--force"]) != 0:
+                    raise SystemExit(f"{name}: polibench submit failed")
     if not args.no_submit:
         print_table(args.entries, args.panel)
 

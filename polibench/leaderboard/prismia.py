@@ -111,14 +111,15 @@ def prismia_task(entry: Entry) -> Optional[TaskResult]:
 
 
 def prismia_rows(entries: list[Entry], entries_dir: Path, panel: Optional[dict]) -> list[PrismiaRow]:
-    """The PrismIA entries that the panel file covers, by month then model."""
+    """The PrismIA entries that the panel file covers and whose samples are shipped, by month then model."""
     if panel is None:
         return []
     rows = []
     for entry in entries:
         task, found = prismia_task(entry), MODEL_MONTH.match(entry.model.id)
         run = panel["by_model"].get(entry.model.id)
-        if task is None or found is None or run is None:
+        shipped = all((entries_dir / a.file).is_file() for a in (entry.samples, entry.results))
+        if task is None or found is None or run is None or not shipped:
             continue
         samples = [s for s in parse_samples(read_artifact(entries_dir, entry.samples), entry.samples.file)
                    if s.task == task.name]
