@@ -102,13 +102,13 @@ def print_table(entries_dir: Path, panel_path: Path) -> None:
     from polibench.leaderboard.prismia import agreement, load_panel, prismia_rows
 
     rows = prismia_rows(load_entries(entries_dir), entries_dir, load_panel(panel_path))
+    found = agreement(rows)  # also the panel positions' intervals
     print("| model | month | task | polibench bias (total) | refusal share | kept | PrismIA panel mean "
           "(1 = left) | panel position (right +) |")
     print("|---|---|---|---|---|---|---|---|")
     for r in rows:
         print(f"| {r.model} | {r.month} | {r.task} | {r.bias_text()} | {r.refusal_text()} | {r.kept_share:.3f} "
               f"| {r.panel_mean:.3f} | {r.panel_text()} |")
-    found = agreement(rows)
     if found is not None:
         print(f"\nSpearman rank correlation, polibench bias vs panel position, over {found.n} model-months: "
               f"{found.rho:+.3f} [{found.ci[0]:+.3f}, {found.ci[1]:+.3f}] (item bootstrap, {found.resamples} "
