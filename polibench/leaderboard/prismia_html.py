@@ -11,7 +11,7 @@ from polibench.leaderboard.charts import PALETTE
 from polibench.leaderboard.prismia import PrismiaRow, agreement, load_panel, prismia_rows
 from polibench.leaderboard.schema import Entry
 
-W, H, PAD_L, PAD_R, PAD_T, PAD_B = 570, 300, 58, 150, 14, 34
+W, H, PAD_L, PAD_R, PAD_T, PAD_B = 590, 300, 58, 170, 14, 34
 LOW, HIGH = -1.0, 1.0  # Faulborn bias and the panel position share this range
 
 
