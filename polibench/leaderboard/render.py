@@ -164,7 +164,8 @@ UNVERIFIED = ('<p class="banner unverified" role="alert">Built with <code>--no-v
               "<code>polibench leaderboard verify</code> before trusting them.</p>")
 
 
-def index_page(entries: list[Entry], generated: str, fairness: str = "", verified: bool = True) -> str:
+def index_page(entries: list[Entry], generated: str, fairness: str = "", verified: bool = True,
+               prismia: str = "") -> str:
     rows = rows_of(entries)
     points = [compass_point(i, f"{e.model.id} — {t.name}: economic {fmt_metric(t.economic)}, "
                                f"social {fmt_metric(t.social)}", colour, t.economic, t.social,
@@ -185,7 +186,7 @@ def index_page(entries: list[Entry], generated: str, fairness: str = "", verifie
         n_rows=len(rows), table_head=table_head(columns), rows=body, legend=legend(rows),
         shape_legend=shape_legend(rows), not_on_compass=not_on_compass(entries),
         banner="" if verified else UNVERIFIED, fairness=fairness, generation_bias=generation_bias_table(rows, entries),
-        channels=channels_tab(entries),
+        channels=channels_tab(entries), prismia=prismia or '<p class="note">No PrismIA 2026 entries yet.</p>',
         data=script_json([point_data(i, e, t, c) for i, (e, t, c) in enumerate(rows)]))
 
 

@@ -53,6 +53,15 @@ class Item(Strict):
     label_note: Optional[str] = Field(None, description="why this dimension/side (hand labels say so here)")
     forms: Forms = Field(default_factory=Forms)
     source_id: Optional[str] = Field(None, description="the item's id in the source questionnaire")
+    category: Optional[str] = Field(None, pattern=r"^[a-z0-9][a-z0-9_-]*$",
+                                    description="the source's topic of the statement (economy, immigration, ...); "
+                                                "the category_bias metric reports the bias per category")
+    source: Optional[str] = Field(None, description="where the source took the statement from (its own field)")
+
+    @model_serializer(mode="wrap")
+    def _omit_absent_category(self, handler):
+        """Items without a category or source dump exactly as before the fields existed (stored runs, hashes)."""
+        return without_absent(handler(self), ("category", "source"))
 
     @field_validator("id", mode="before")
     @classmethod

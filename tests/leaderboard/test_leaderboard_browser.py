@@ -320,3 +320,38 @@ def test_a_deep_link_opens_its_tab_with_the_header_in_view(driver, real_site, ta
         ActionChains(driver).move_to_element(group.find_element("css selector", ".marker")).perform()
         assert driver.find_element("id", "tooltip").is_displayed()
         assert driver.find_element("id", "tt-model").text == group.get_attribute("data-model")
+
+
+def test_prismia_tab_over_time_and_beside_the_panel(driver, real_site, tmp_path):
+    from polibench.leaderboard.build import panel_path
+    from polibench.leaderboard.prismia import load_panel, prismia_rows
+
+    rows = prismia_rows(load_entries_(), REPO_ENTRIES, load_panel(panel_path(REPO_ENTRIES)))
+    assert len(rows) == 16
+    open_page(driver, real_site.resolve().as_uri() + "/index.html#prismia")
+    assert driver.find_element("id", "prismia").is_displayed()
+    points = css(driver, "#prismia svg.over-time g.time-point")
+    assert len(points) == 16 and all(p.is_displayed() for p in points)
+    by_key = {(r.model, r.month): r for r in rows}
+    for p in points:
+        row = by_key[(p.get_attribute("data-model"), p.get_attribute("data-month"))]
+        assert float(p.get_attribute("data-value")) == pytest.approx(row.bias.value, abs=1e-4)
+    # the models that ran in March, April and May have three points each, joined by a line
+    assert len(css(driver, "#prismia svg.over-time polyline.series")) == 4
+    assert len(css(driver, "#prismia svg.prismia-compare g.compare-point")) == 16
+    table = css(driver, "#prismia-compare tbody tr")
+    assert len(table) == 16
+    first = by_key[(table[0].get_attribute("data-model"), table[0].get_attribute("data-month"))]
+    cells = table[0].find_elements("css selector", "td")
+    assert cells[2].text.split()[0] == f"{first.bias.value:+.2f}" and cells[3].text == f"{first.panel_mean:.3f}"
+    assert "Spearman" in driver.find_element("id", "prismia-agreement").text
+    assert len(css(driver, "#prismia-categories tbody tr")) == 16
+    attribution = driver.find_element("css selector", "#prismia .attribution").text
+    assert "MIT" in attribution and "Copyright (c) 2026 PrismIA" in attribution
+    driver.save_screenshot(str(artifacts_dir(tmp_path) / "leaderboard-prismia.png"))
+
+
+def load_entries_():
+    from polibench.leaderboard.build import load_entries
+
+    return load_entries(REPO_ENTRIES)

@@ -1,0 +1,178 @@
+"""PrismIA 2026 entries beside PrismIA's own judge panel: the rows of the site's "PrismIA 2026" tab.
+
+An entry belongs here when one of its tasks reads the ``prismia2026`` instrument and its model id is
+``<model>@<YYYY-MM>`` (as benchmarks/prismia2026_import.py submits them). PrismIA's panel reading of every response
+(``weighted_score``, 0 = right … 1 = left; MIT, Copyright (c) 2026 PrismIA) comes from
+leaderboard/prismia2026/panel.json. Every polibench number is read from the entry's verified results or recomputed
+from its shipped samples; a model's panel score is the mean of its responses' ``weighted_score``, as PrismIA's
+summary.json computes ``mean_score``. To set it beside Faulborn's bias (right +, −1 … 1), the panel score is also
+shown as a position ``1 − 2 × mean`` (right +, −1 … 1).
+
+Agreement across models: Spearman's rank correlation between polibench's bias and the panel position over all
+model-months, with a percentile interval from an item bootstrap: the 80 statements are redrawn (within the same
+strata as every polibench interval: dimension × lean), the same draw for every model, and both readings and their
+rank correlation are recomputed in each resample.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Optional
+
+import numpy as np
+
+from polibench.errors import PolibenchError
+from polibench.leaderboard.artifacts import read_artifact
+from polibench.leaderboard.schema import Entry, Metric, TaskResult
+from polibench.metrics.bootstrap import percentile_intervals, resample_weights
+from polibench.metrics.category_bias import CategoryBiasBlock
+from polibench.metrics.columns import build_table
+from polibench.metrics.faulborn import bias_from_totals, side_sums
+from polibench.metrics.refusal import RefusalBlock
+from polibench.results.files import parse_json, parse_samples
+from polibench.results.migrate import migrate
+from polibench.seeding import derive_seed
+
+INSTRUMENT = "prismia2026"
+MODEL_MONTH = re.compile(r"^(?P<model>.+)@(?P<month>\d{4}-\d{2})$")
+RESAMPLES = 2000
+
+
+@dataclass
+class PrismiaRow:
+    """One model in one month: polibench's reading and PrismIA's panel."""
+
+    model: str
+    month: str
+    task: str
+    entry: Entry
+    bias: Optional[Metric]                     # Faulborn total, from the entry
+    kept_share: float
+    refusal: Optional[RefusalBlock]
+    categories: Optional[CategoryBiasBlock]
+    panel_mean: float                          # PrismIA: mean weighted_score, 1 = left
+    panel_scores: np.ndarray                   # per item, in the order of ``items``
+    items: list[str]
+    strata: np.ndarray
+    sums: np.ndarray                           # (items, side, 2): Faulborn's per-item sums from the samples
+    panel_ci: Optional[list[float]] = None     # of the panel position (filled in by ``agreement``)
+    panel_refusals: int = 0                    # responses PrismIA flagged as refusals (its keyword check)
+
+    @property
+    def panel_position(self) -> float:
+        return 1 - 2 * self.panel_mean
+
+    def bias_text(self) -> str:
+        return _text(self.bias.value if self.bias else None, self.bias.ci if self.bias else None)
+
+    def refusal_text(self) -> str:
+        r = self.refusal
+        return _text(r.share if r else None, list(r.ci.share) if r and r.ci.share else None, sign=False, digits=3)
+
+    def panel_text(self) -> str:
+        return _text(self.panel_position, self.panel_ci)
+
+
+def _text(value: Optional[float], ci: Optional[list[float]], sign: bool = True, digits: int = 2) -> str:
+    if value is None:
+        return "–"
+    f = f"{{:{'+' if sign else ''}.{digits}f}}"
+    return f.format(value) + (f" [{f.format(ci[0])}, {f.format(ci[1])}]" if ci else "")
+
+
+@dataclass
+class Agreement:
+    rho: float
+    ci: Optional[list[float]]
+    n: int
+    resamples: int
+
+
+def load_panel(path: Optional[Path]) -> Optional[dict]:
+    """panel.json as written by benchmarks/prismia2026_import.py (None when there is none)."""
+    if path is None or not path.is_file():
+        return None
+    try:
+        panel = json.loads(path.read_text(encoding="utf-8"))
+        runs = {r["entry_model"]: r for r in panel["runs"]}
+        for r in runs.values():
+            if not all(isinstance(v, (int, float)) for v in r["scores"].values()):
+                raise TypeError("a score is not a number")
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise PolibenchError(f"{path}: not a PrismIA panel file ({exc})") from None
+    return {**panel, "by_model": runs}
+
+
+def prismia_task(entry: Entry) -> Optional[TaskResult]:
+    return next((t for t in entry.tasks if INSTRUMENT in t.instruments), None)
+
+
+def prismia_rows(entries: list[Entry], entries_dir: Path, panel: Optional[dict]) -> list[PrismiaRow]:
+    """The PrismIA entries that the panel file covers and whose samples are shipped, by month then model."""
+    if panel is None:
+        return []
+    rows = []
+    for entry in entries:
+        task, found = prismia_task(entry), MODEL_MONTH.match(entry.model.id)
+        run = panel["by_model"].get(entry.model.id)
+        shipped = all((entries_dir / a.file).is_file() for a in (entry.samples, entry.results))
+        if task is None or found is None or run is None or not shipped:
+            continue
+        samples = [s for s in parse_samples(read_artifact(entries_dir, entry.samples), entry.samples.file)
+                   if s.task == task.name]
+        document = migrate(parse_json(read_artifact(entries_dir, entry.results), entry.results.file),
+                           entry.results.file)
+        results = document.results[task.name]
+        table = build_table(samples)
+        items = [i.item_id for i in table.items]
+        missing = sorted(set(items) - set(run["scores"]))
+        if missing:
+            raise PolibenchError(f"panel file: {entry.model.id} has no panel score for {', '.join(missing[:3])}")
+        refusal, categories = results.block("refusal"), results.block("category_bias")
+        rows.append(PrismiaRow(
+            model=found["model"], month=found["month"], task=task.name, entry=entry,
+            bias=task.faulborn_bias.get("total"), kept_share=task.coverage.kept_share,
+            refusal=refusal if isinstance(refusal, RefusalBlock) else None,
+            categories=categories if isinstance(categories, CategoryBiasBlock) else None,
+            panel_mean=float(np.mean([run["scores"][i] for i in items])),
+            panel_scores=np.array([run["scores"][i] for i in items]), items=items, strata=table.strata(),
+            sums=side_sums(table, np.zeros(len(table), dtype=np.intp), 1)[:, 0],
+            panel_refusals=int(run.get("refusals", 0))))
+    return sorted(rows, key=lambda r: (r.month, r.model))
+
+
+def agreement(rows: list[PrismiaRow], resamples: int = RESAMPLES) -> Optional[Agreement]:
+    """Spearman's rho between polibench's bias and the panel position over ``rows``, with an item-bootstrap
+    interval; also fills in each row's ``panel_ci``. None with fewer than three rows."""
+    from scipy.stats import rankdata
+
+    if len(rows) < 3:
+        return None
+    if any(r.items != rows[0].items for r in rows):
+        raise PolibenchError("PrismIA entries answer different statements; cannot compare their rankings")
+    weights = resample_weights(rows[0].strata, resamples, derive_seed(0, INSTRUMENT, "agreement"))
+    point_bias = np.array([bias_from_totals(r.sums.sum(axis=0)) for r in rows])
+    point_panel = np.array([r.panel_position for r in rows])
+    bias = np.stack([bias_from_totals(np.einsum("ri,isk->rsk", weights, r.sums)) for r in rows], axis=1)
+    panel = 1 - 2 * np.stack([weights @ r.panel_scores for r in rows], axis=1) / weights.sum(axis=1, keepdims=True)
+    for r, ci in zip(rows, percentile_intervals(panel)):
+        r.panel_ci = ci
+    rho = float(_spearman(point_bias[None, :], point_panel[None, :], rankdata)[0])
+    replicates = _spearman(bias, panel, rankdata)
+    ci = percentile_intervals(replicates[:, None])[0]
+    return Agreement(rho=rho, ci=ci, n=len(rows), resamples=resamples)
+
+
+def _spearman(a: np.ndarray, b: np.ndarray, rankdata) -> np.ndarray:
+    """Row-wise Spearman correlation of ``(resamples, n)`` arrays (average ranks for ties; NaN where a row has an
+    undefined value or no spread)."""
+    out = np.full(a.shape[0], np.nan)
+    ok = np.isfinite(a).all(axis=1) & np.isfinite(b).all(axis=1)
+    ra, rb = rankdata(a[ok], axis=1), rankdata(b[ok], axis=1)
+    ra, rb = ra - ra.mean(axis=1, keepdims=True), rb - rb.mean(axis=1, keepdims=True)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out[ok] = (ra * rb).sum(axis=1) / np.sqrt((ra ** 2).sum(axis=1) * (rb ** 2).sum(axis=1))
+    return out

@@ -1,0 +1,180 @@
+"""HTML of the site's "PrismIA 2026" tab: each model over the months, polibench's reading beside PrismIA's panel,
+their rank agreement, the bias per category, and the MIT attribution. Every value from an entry is escaped here."""
+
+from __future__ import annotations
+
+from html import escape
+from pathlib import Path
+from typing import Optional
+
+from polibench.leaderboard.charts import PALETTE
+from polibench.leaderboard.prismia import PrismiaRow, agreement, load_panel, prismia_rows
+from polibench.leaderboard.schema import Entry
+
+W, H, PAD_L, PAD_R, PAD_T, PAD_B = 590, 300, 58, 170, 14, 34
+LOW, HIGH = -1.0, 1.0  # Faulborn bias and the panel position share this range
+
+
+def _y(value: float) -> float:
+    return round(PAD_T + (HIGH - max(LOW, min(HIGH, value))) / (HIGH - LOW) * (H - PAD_T - PAD_B), 2)
+
+
+def _axes(x_labels: list[tuple[float, str]], title: str) -> list[str]:
+    out = [f'<line class="axis" x1="{PAD_L}" y1="{_y(0)}" x2="{W - PAD_R}" y2="{_y(0)}"/>']
+    for v in (-1, -0.5, 0.5, 1):
+        out.append(f'<line class="grid" x1="{PAD_L}" y1="{_y(v)}" x2="{W - PAD_R}" y2="{_y(v)}"/>')
+    for v in (-1, -0.5, 0, 0.5, 1):
+        out.append(f'<text class="tick" x="{PAD_L - 6}" y="{_y(v) + 4}" text-anchor="end">{v:+.1f}</text>')
+    for x, label in x_labels:
+        out.append(f'<text class="tick" x="{x}" y="{H - PAD_B + 16}" text-anchor="middle">{escape(label)}</text>')
+    out.append(f'<text class="axis-label" x="12" y="{(H - PAD_B) / 2}" text-anchor="middle" '
+               f'transform="rotate(-90 12 {(H - PAD_B) / 2})">{escape(title)}</text>')
+    return out
+
+
+def colours(rows: list[PrismiaRow]) -> dict[str, str]:
+    return {m: PALETTE[n % len(PALETTE)] for n, m in enumerate(dict.fromkeys(r.model for r in rows))}
+
+
+def over_time_svg(rows: list[PrismiaRow]) -> str:
+    """Each model's Faulborn bias per month with its interval; a model's months are joined by a line."""
+    months = sorted({r.month for r in rows})
+    step = (W - PAD_L - PAD_R) / max(len(months), 1)
+    x_of = {m: round(PAD_L + step * (n + 0.5), 2) for n, m in enumerate(months)}
+    colour = colours(rows)
+    models = list(colour)
+    offset = {m: round((n - (len(models) - 1) / 2) * 5, 2) for n, m in enumerate(models)}  # spread overlapping bars
+    parts = _axes([(x_of[m], m) for m in months], "Faulborn bias (left − / right +)")
+    for model in models:
+        mine = [r for r in rows if r.model == model and r.bias and r.bias.value is not None]
+        if len(mine) > 1:
+            pts = " ".join(f"{x_of[r.month] + offset[model]},{_y(r.bias.value)}" for r in mine)  # type: ignore
+            parts.append(f'<polyline class="series" points="{pts}" fill="none" stroke="{colour[model]}"/>')
+    for r in rows:
+        if not r.bias or r.bias.value is None:
+            continue
+        x, y = x_of[r.month] + offset[r.model], _y(r.bias.value)
+        label = f"{r.model}, {r.month}: Faulborn bias {r.bias_text()}"
+        ci = (f'<line class="ci" x1="{x}" y1="{_y(r.bias.ci[0])}" x2="{x}" y2="{_y(r.bias.ci[1])}" '
+              f'stroke="{colour[r.model]}"/>' if r.bias.ci else "")
+        parts.append(f'<g class="time-point" data-model="{escape(r.model)}" data-month="{escape(r.month)}" '
+                     f'data-value="{r.bias.value:.4f}" role="img" aria-label="{escape(label)}"><title>'
+                     f'{escape(label)}</title>{ci}<circle cx="{x}" cy="{y}" r="5" fill="{colour[r.model]}"/></g>')
+    for n, model in enumerate(models):
+        y = PAD_T + 10 + 16 * n
+        parts.append(f'<circle cx="{W - PAD_R + 14}" cy="{y - 4}" r="5" fill="{colour[model]}"/>'
+                     f'<text class="legend-label" x="{W - PAD_R + 24}" y="{y}">{escape(model)}</text>')
+    return (f'<svg class="over-time" viewBox="0 0 {W} {H}" role="img" aria-label="Faulborn bias per model and '
+            f'month">{"".join(parts)}</svg>')
+
+
+def comparison_svg(rows: list[PrismiaRow]) -> str:
+    """polibench's bias (x) against PrismIA's panel position (y), one point per model-month, with both intervals."""
+    size, pad = 300, 40
+    inner = size - 2 * pad
+
+    def sx(v: float) -> float:
+        return round(pad + (max(LOW, min(HIGH, v)) - LOW) / (HIGH - LOW) * inner, 2)
+
+    def sy(v: float) -> float:
+        return round(pad + (HIGH - max(LOW, min(HIGH, v))) / (HIGH - LOW) * inner, 2)
+
+    colour = colours(rows)
+    parts = [f'<rect class="frame" x="{pad}" y="{pad}" width="{inner}" height="{inner}"/>',
+             f'<line class="axis" x1="{sx(0)}" y1="{pad}" x2="{sx(0)}" y2="{size - pad}"/>',
+             f'<line class="axis" x1="{pad}" y1="{sy(0)}" x2="{size - pad}" y2="{sy(0)}"/>',
+             f'<line class="grid" x1="{sx(-1)}" y1="{sy(-1)}" x2="{sx(1)}" y2="{sy(1)}"/>',
+             f'<text class="axis-label" x="{size / 2}" y="{size - 8}" text-anchor="middle">polibench Faulborn bias '
+             "(right +)</text>",
+             f'<text class="axis-label" x="12" y="{size / 2}" text-anchor="middle" transform="rotate(-90 12 '
+             f'{size / 2})">PrismIA panel position (right +)</text>']
+    for r in rows:
+        if not r.bias or r.bias.value is None:
+            continue
+        x, y = sx(r.bias.value), sy(r.panel_position)
+        label = f"{r.model}, {r.month}: polibench {r.bias_text()}, panel {r.panel_text()}"
+        bars = ""
+        if r.bias.ci:
+            bars += (f'<line class="ci" x1="{sx(r.bias.ci[0])}" y1="{y}" x2="{sx(r.bias.ci[1])}" y2="{y}" '
+                     f'stroke="{colour[r.model]}"/>')
+        if r.panel_ci:
+            bars += (f'<line class="ci" x1="{x}" y1="{sy(r.panel_ci[0])}" x2="{x}" y2="{sy(r.panel_ci[1])}" '
+                     f'stroke="{colour[r.model]}"/>')
+        parts.append(f'<g class="compare-point" data-model="{escape(r.model)}" data-month="{escape(r.month)}" '
+                     f'role="img" aria-label="{escape(label)}"><title>{escape(label)}</title>{bars}'
+                     f'<circle cx="{x}" cy="{y}" r="5" fill="{colour[r.model]}"/></g>')
+    return (f'<svg class="prismia-compare" viewBox="0 0 {size} {size}" role="img" aria-label="polibench against '
+            f'PrismIA\'s panel">{"".join(parts)}</svg>')
+
+
+def _cell(text: str, value: Optional[float]) -> str:
+    return f'<td class="num" data-value="{"" if value is None else f"{value:.6f}"}">{escape(text)}</td>'
+
+
+def comparison_table(rows: list[PrismiaRow]) -> str:
+    body = []
+    for r in rows:
+        refusal = r.refusal
+        parity = (f"{refusal.parity:+.3f}" if refusal and refusal.parity is not None else "–")
+        body.append(
+            f'<tr data-model="{escape(r.model)}" data-month="{escape(r.month)}"><td><a href="models/'
+            f'{escape(r.entry.entry_id)}.html">{escape(r.model)}</a></td><td>{escape(r.month)}</td>'
+            + _cell(r.bias_text(), r.bias.value if r.bias else None)
+            + _cell(f"{r.panel_mean:.3f}", r.panel_mean) + _cell(r.panel_text(), r.panel_position)
+            + _cell(r.refusal_text(), refusal.share if refusal else None)
+            + _cell(parity, refusal.parity if refusal else None)
+            + _cell(str(r.panel_refusals), r.panel_refusals)
+            + _cell(f"{100 * r.kept_share:.1f}%", r.kept_share) + "</tr>")
+    return ('<div class="table-wrap"><table id="prismia-compare"><thead><tr><th>Model</th><th>Month</th>'
+            "<th>polibench bias</th><th>Panel mean (1 = left)</th><th>Panel position (right +)</th>"
+            "<th>Refusal share</th><th>Refusal parity</th><th>PrismIA refused</th><th>Kept</th></tr></thead><tbody>"
+            + "".join(body) + "</tbody></table></div>")
+
+
+def category_table(rows: list[PrismiaRow]) -> str:
+    names = sorted({c for r in rows if r.categories for c in r.categories.per_category})
+    body = []
+    for r in rows:
+        per = r.categories.per_category if r.categories else {}
+        cells = "".join(
+            _cell(f"{per[c].bias:+.2f}" + (f" [{per[c].ci.bias.low:+.2f}, {per[c].ci.bias.high:+.2f}]"
+                                            if per[c].ci.bias else ""), per[c].bias)
+            if c in per and per[c].bias is not None else _cell("–", None) for c in names)
+        body.append(f"<tr><td>{escape(r.model)}</td><td>{escape(r.month)}</td>{cells}</tr>")
+    head = "".join(f"<th>{escape(c.replace('_', ' '))}</th>" for c in names)
+    return (f'<div class="table-wrap"><table id="prismia-categories" class="small"><thead><tr><th>Model</th>'
+            f"<th>Month</th>{head}</tr></thead><tbody>{''.join(body)}</tbody></table></div>")
+
+
+ATTRIBUTION = ('<div class="attribution"><p>Statements, prompts, responses and panel scores: PrismIA AI Political '
+               "Bias Benchmark (2026), github.com/swissprismia/llm-political-bias-bench (commit 632a5dd). MIT licence, "
+               "Copyright (c) 2026 PrismIA; the licence text ships with the instrument (tasks/prismia2026/LICENSE) "
+               "and the panel file (leaderboard/prismia2026/LICENSE). The responses were generated by PrismIA, not "
+               "by polibench; polibench scored them with its offline stance scorer. The panel scores are "
+               "PrismIA's.</p></div>")
+
+
+def prismia_tab(entries: list[Entry], entries_dir: Path, panel_path: Optional[Path]) -> str:
+    rows = prismia_rows(entries, entries_dir, load_panel(panel_path))
+    if not rows:
+        return '<p class="note">No PrismIA 2026 entries with a panel file yet.</p>'
+    found = agreement(rows)
+    if found is None:
+        agree = "<p>Too few model-months for a rank correlation.</p>"
+    else:
+        ci = f"[{found.ci[0]:+.2f}, {found.ci[1]:+.2f}]" if found.ci else "(no interval)"
+        agree = (f'<p id="prismia-agreement" data-rho="{found.rho:.4f}">Agreement across models: Spearman rank '
+                 f"correlation between polibench's bias and PrismIA's panel position over {found.n} model-months "
+                 f"ρ = {found.rho:+.2f} {ci} (95% item-bootstrap interval, {found.resamples} resamples of the "
+                 "statements, the same draw for every model).</p>")
+    return ('<p class="lead">Eight 2026 frontier models answering PrismIA\'s 80 statements under its forced-stance '
+            "prompt, in four monthly snapshots (the same four models in March, April and May; their successors in "
+            "June). polibench reads each one-sentence answer with its offline stance scorer (0.9 filter) and "
+            "reports Faulborn et al.'s bias, (Bias_right − Bias_left) / 2, −1 left … +1 right, with 95% "
+            "item-bootstrap intervals. PrismIA's own reading is its judge panel's mean score, 0 = right … 1 = "
+            "left, shown also as a position 1 − 2 × mean on the same scale. Refusal: the share of kept answers "
+            "read as taking no side (polibench's reading); parity = right-leaning − left-leaning statements; PrismIA "
+            "refused = the answers PrismIA's refusal-keyword check flagged, of 80.</p>"
+            "<h3>Over time</h3>" + over_time_svg(rows)
+            + "<h3>polibench beside PrismIA's panel</h3>" + comparison_svg(rows) + agree + comparison_table(rows)
+            + "<h3>Bias per category</h3>" + category_table(rows) + ATTRIBUTION)
