@@ -51,8 +51,11 @@ def _cell(m: Optional[Metric]) -> str:
 
 
 def rows_of(entries: list[Entry]) -> list[tuple[Entry, TaskResult, str]]:
-    """One table row per (entry, task), with its model's colour (one per model, none shared)."""
-    colours = model_colours(entry.model.id for entry in entries)
+    """One table row per (entry, task), with its model's colour (one per model, none shared). The models with a
+    point on the compass take the palette's colour-blind-safe colours first; models seen only in other tabs
+    (PrismIA 2026, say) come after them."""
+    on_compass = [e.model.id for e in entries if any(has_position(t) for t in e.tasks)]
+    colours = model_colours([*on_compass, *(e.model.id for e in entries)])
     return [(entry, task, colours[entry.model.id]) for entry in entries for task in entry.tasks]
 
 
@@ -125,9 +128,12 @@ def _swatch(colour: str) -> str:
 
 
 def legend(rows: list[tuple[Entry, TaskResult, str]]) -> str:
-    """One line per model: its colour, its name (linking to its first entry) and its task sets."""
+    """One line per model on the compass: its colour, its name (linking to its first entry) and its task sets
+    (the models with no point there are named under it, by :func:`not_on_compass`)."""
     seen: dict[str, tuple[Entry, str, list[str]]] = {}
     for entry, task, colour in rows:
+        if not any(has_position(t) for t in entry.tasks):
+            continue
         seen.setdefault(entry.model.id, (entry, colour, []))[2].append(task.name)
     return "".join(f'<li data-model="{escape(model)}" data-colour="{colour}">{_swatch(colour)}'
                    f'<a href="models/{escape(entry.entry_id)}.html">{escape(model)}</a> '

@@ -68,7 +68,9 @@ def test_every_model_gets_its_own_colour(n):
 
 def test_one_colour_per_model_on_the_board(entries, index):
     legend = dict(re.findall(r'<li data-model="([^"]+)" data-colour="(#[0-9A-Fa-f]{6})"', index))
-    models = {e.model.id for e in entries}
+    # the legend sits beside the compass: one line per model with a point there (the rest are named under it)
+    models = {e.model.id for e in entries if any(t.economic is not None and t.economic.value is not None
+                                                  for t in e.tasks)}
     assert set(map(unescape, legend)) == models and len(models) >= 11
     assert len(set(legend.values())) == len(legend)  # no two models share a colour
     assert set(legend.values()) <= set(PALETTE[:SAFE_COLOURS])
@@ -104,10 +106,21 @@ def test_the_legend_names_each_shape_on_the_board_and_the_outline(entries, index
 
 def test_all_empty_columns_are_hidden_and_filled_ones_shown(entries, index, tmp_path):
     head = index[index.index('<table id="board">'):index.index("</thead>")]
-    assert "Bias" not in head  # no shipped entry has a Faulborn bias
-    assert re.findall(r"<th [^>]*>([^<]+)</th>", head) == ["Model", "Task", "Economic", "Social", "Coverage", "Date"]
+    # a Faulborn bias column is shown exactly when some shipped entry has a value on that dimension
+    filled = [name for name, key in (("Bias econ.", "economic"), ("Bias social", "social"), ("Bias total", "total"))
+              if any((m := t.faulborn_bias.get(key)) is not None and m.value is not None
+                     for e in entries for t in e.tasks)]
+    assert re.findall(r"<th [^>]*>([^<]+)</th>", head) == ["Model", "Task", "Economic", "Social", *filled,
+                                                           "Coverage", "Date"]
     first_row = index[index.index('<tr data-row="0"'):]
-    assert first_row[:first_row.index("</tr>")].count("<td") == 6
+    assert first_row[:first_row.index("</tr>")].count("<td") == 6 + len(filled)
+    # a board none of whose entries has a Faulborn bias (the PCT entries alone) shows no Bias column at all
+    from polibench.leaderboard.render import index_page
+
+    no_bias = [e for e in entries if not any(t.faulborn_bias for t in e.tasks)]
+    assert no_bias
+    page = index_page(no_bias, "now")
+    assert "Bias" not in page[page.index('<table id="board">'):page.index("</thead>")]
     from leaderboard_helpers import make_entries
 
     with_bias = (build_site(make_entries(tmp_path), tmp_path / "site").out / "index.html").read_text()
