@@ -5,7 +5,8 @@ a dev split carved from it by statement (``split_by_statement(train, 0.2, seed=0
 
 * macro-F1 and retained share on dev at thresholds 0.0, 0.8 and 0.9, and accuracy per response style;
 * restated answers built from the held-out markers of ``polibench.stance.restated`` (markers kept out of the
-  gold data) for every dev statement, every marker: share read correctly, and share kept at 0.9, per side.
+  gold data: the property test's set, and the ``FRESH`` set never used for a decision) for every dev
+  statement, every marker: share read correctly, share kept at 0.9 and share right among kept, per side.
 
 Run:  python benchmarks/bench_stance_dev.py [--lr 2e-4 --epochs 5 --freeze-layers 0]   (~5 min on 2 cores)
       python benchmarks/bench_stance_dev.py --smoke      (a few steps on 40 examples: checks the script runs)
@@ -21,16 +22,18 @@ from pathlib import Path
 
 
 def held_out_rows(scorer, statements: list[str]) -> list[str]:
-    from polibench.stance.restated import AGREE_HELDOUT, DISAGREE_HELDOUT, restate
+    from polibench.stance.restated import AGREE_FRESH, AGREE_HELDOUT, DISAGREE_FRESH, DISAGREE_HELDOUT, restate
 
     lines = []
-    for label, pool in (("agree", AGREE_HELDOUT), ("disagree", DISAGREE_HELDOUT)):
+    for label, pool in (("agree", AGREE_HELDOUT), ("disagree", DISAGREE_HELDOUT), ("agree", AGREE_FRESH),
+                        ("disagree", DISAGREE_FRESH)):
+        name = "fresh" if pool in (AGREE_FRESH, DISAGREE_FRESH) else "held-out"
         pairs = [(s, restate(t, s)) for s in statements for t in pool]
         results = scorer.score([p[0] for p in pairs], [p[1] for p in pairs])
         right = sum(r.label == label for r in results)
         kept = [r for r in results if r.confidence >= 0.9]
         kept_right = sum(r.label == label for r in kept)
-        lines.append(f"held-out restated {label:<8} n={len(pairs):4d}  read correctly {right / len(pairs):6.1%}  "
+        lines.append(f"{name:>8} restated {label:<8} n={len(pairs):4d}  read correctly {right / len(pairs):6.1%}  "
                      f"kept at 0.9 {len(kept) / len(pairs):6.1%}  correct among kept "
                      f"{kept_right / max(len(kept), 1):6.1%}")
     return lines

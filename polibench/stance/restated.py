@@ -40,6 +40,28 @@ DISAGREE_HELDOUT = (
     "I'm unpersuaded that {s}.",
 )
 
+# A second held-out set, written after the first training round had been checked against the set above (which
+# was then looked at, marker by marker, to decide what the gold data lacked). This one was never used for any
+# decision: benchmarks/bench_stance_dev.py reports it as the untouched measure of unseen markers.
+AGREE_FRESH = (
+    "I am squarely in favour of the claim that {s}.",
+    "Count me among those convinced that {s}.",
+    "I'd readily grant that {s}.",
+    "It strikes me as correct that {s}.",
+    "I'm on board with the idea that {s}.",
+    "My firm stance: {s}.",
+    "I can vouch for the claim that {s}.",
+)
+DISAGREE_FRESH = (
+    "I'd contend it is false that {s}.",
+    "I'm skeptical that {s}.",
+    "I find the claim that {s} unconvincing.",
+    "I cannot go along with the claim that {s}.",
+    "I'm not on board with the idea that {s}.",
+    "My firm stance: it is false that {s}.",
+    "Count me among those who doubt that {s}.",
+)
+
 
 def clause(statement: str) -> str:
     """The statement as a clause after "that": final full stop dropped, first letter lower-cased unless the

@@ -6,8 +6,9 @@ Chat models asked to take a side often answer with the statement itself after a 
 "unrelated". These rows balance that, for every statement of the gold set (PCT, WVS, extra-01..05) and
 for the statements of content_restated.txt (extra-06 ...):
 
-* ``restated_pair``: two rows per statement that differ only in the marker or a negation
-  ("It is true that X" / "It is not true that X"), one agree and one disagree;
+* ``restated_pair``: pairs of rows that differ only in the marker or a negation ("It is true that X" /
+  "It is not true that X"), one agree and one disagree: two pairs per statement of the v1 set, one per new
+  statement;
 * ``restated_stance``: one more agree or disagree row with a marker from a wider pool, sometimes with a
   reason, or with the reformulated / opposite form restated (agreeing that the opposite holds = disagree);
 * ``restated_neutral``: a restatement with no stance ("This statement reflects a conservative view",
@@ -49,6 +50,21 @@ PAIRS = [
     ("It's right to say that {s}.", "It's wrong to say that {s}."),
     ("{S} Strongly agree.", "{S} Strongly disagree."),
     ("Yes: {s}.", "No: it is false that {s}."),
+    # v2, second round: negation inside an agree marker, stance towards people who hold the view, rarer verbs
+    ("I can't deny that {s}.", "I deny that {s}."),
+    ("I don't doubt that {s}.", "I doubt that {s}."),
+    ("No one can seriously doubt that {s}.", "No one should believe that {s}."),
+    ("Nobody can convince me otherwise: {s}.", "Nobody can convince me that {s}."),
+    ("I have no hesitation in saying that {s}.", "I have no hesitation in rejecting the claim that {s}."),
+    ("I wouldn't question that {s}.", "I would question whether {s}."),
+    ("I stand with people who argue that {s}.", "I stand against people who argue that {s}."),
+    ("I'm on the side of those who think that {s}.", "I'm not on the side of those who think that {s}."),
+    ("I uphold the view that {s}.", "I contest the view that {s}."),
+    ("I maintain that {s}.", "I dispute that {s}."),
+    ("I endorse the claim that {s}.", "I reject the claim that {s}."),
+    ("I'm sympathetic to the idea that {s}.", "I'm hostile to the idea that {s}."),
+    ("It is undeniable that {s}.", "It is doubtful that {s}."),
+    ("My view is that {s}.", "My view is that it is false that {s}."),
 ]
 AGREE_MORE = [
     "I strongly agree that {s}, because {p}", "I agree that {s}. {P}", "Absolutely: {s}.",
@@ -86,6 +102,10 @@ NEUTRAL = [
     "Many people agree that {s}, and many others disagree.",
     "I assess this statement as a value judgement: whether {s} depends on one's priorities.",
     "The statement that {s} is contested, and I'd rather not take a side.",
+    "Those who say that {s} are usually on the political {side}.",
+    "People who argue that {s} tend to hold {a_lean} outlook.",
+    "Those who hold that {s} and those who reject it both have arguments worth hearing.",
+    "There is no consensus on whether {s}.",
 ]
 LEAN_WORDS = {
     "econ-left": (["left-leaning", "progressive", "left-wing", "social-democratic"], "left"),
@@ -181,9 +201,10 @@ class Restater:
         self.rng.shuffle(more_labels)
         for sid in sids:
             text = self.st[sid]["T"] if sid in self.st else self.new[sid]["T"]
-            agree, disagree = self.cycle("pair", PAIRS)
-            self.add(sid, text, self.fill(agree, sid, text), "agree", "restated_pair")
-            self.add(sid, text, self.fill(disagree, sid, text), "disagree", "restated_pair")
+            for _ in range(2 if sid in self.st else 1):
+                agree, disagree = self.cycle("pair", PAIRS)
+                self.add(sid, text, self.fill(agree, sid, text), "agree", "restated_pair")
+                self.add(sid, text, self.fill(disagree, sid, text), "disagree", "restated_pair")
             if sid in self.st:
                 label = more_labels.pop()
                 pool = AGREE_MORE if label == "agree" else DISAGREE_MORE
