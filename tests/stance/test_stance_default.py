@@ -1,11 +1,11 @@
 """The embedded default stance scorer: trained once per cache (the expensive test), reused by `polibench run`.
 
 The real MiniLM is trained once for the whole test session into ``$POLIBENCH_CACHE`` when that is set (so
-CI can keep it between runs) or else a session temporary folder; every test here reuses it.
+CI can keep it between runs) or else a session temporary folder; every test here reuses it (fixture
+``trained_default`` in tests/stance/conftest.py).
 """
 
 import json
-import os
 import threading
 import time
 
@@ -16,17 +16,6 @@ from polibench.cli.main import main
 from polibench.stance.data import load_examples
 from polibench.stance.evaluate import evaluate_scorer, row_at
 from polibench.stance.train import METADATA, read_metadata
-
-
-@pytest.fixture(scope="session")
-def trained_default(tmp_path_factory):
-    """``(checkpoint, seconds)``: the embedded default, trained (or found) once per test session."""
-    cache = os.environ.get("POLIBENCH_CACHE") or str(tmp_path_factory.mktemp("polibench-cache"))
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("POLIBENCH_CACHE", cache)
-        started = time.time()
-        path = default.ensure_default_checkpoint(show_progress=False)
-        yield path, time.time() - started
 
 
 @pytest.mark.slow

@@ -4,6 +4,8 @@ Inputs (all in this folder):
   content_pct.txt, content_extra.txt  per-statement reformulations, opposites, arguments, sarcasm
   real_raw_*.jsonl                    SmolLM2-135M-Instruct responses (gen_real.py)
   real_labels.tsv                     hand labels for those responses
+  restated.py, content_restated.txt   restated-stance rows (answers that repeat the statement in a stance
+                                      marker) and the statements written for them (extra-06 ...)
 The written rows are assembled from hand-written sentence pools below with a fixed seed, so the
 output is reproducible: python build_gold.py
 """
@@ -18,6 +20,7 @@ import sys
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 from content_lib import load_statements  # noqa: E402
+from restated import Restater  # noqa: E402
 
 OUT = HERE.parent
 SEED = 20240607
@@ -573,22 +576,42 @@ def split(rows: list[dict]) -> tuple[list[dict], list[dict]]:
     return tr, te
 
 
+def split_new(rows: list[dict], test_sids: set[str]) -> tuple[list[dict], list[dict]]:
+    """Restated rows follow their statement's split; statements that only the restated rows use
+    (extra-06 ...) are split like the others: whole groups, about 25 % of them to test."""
+    rng = random.Random(SEED + 2)
+    fresh = sorted({r["statement_id"] for r in rows} - set(OLD_SIDS))
+    rng.shuffle(fresh)
+    test = set(test_sids) | set(fresh[: round(0.25 * len(fresh))])
+    return [r for r in rows if r["statement_id"] not in test], [r for r in rows if r["statement_id"] in test]
+
+
+OLD_SIDS: list[str] = []
+
+
 def main() -> None:
     b = Builder()
     written = b.build()
     real = load_real()
+    restated = Restater(b.st).build()
     for i, r in enumerate(written, 1):
         r["id"] = f"w-{i:04d}"
     for i, r in enumerate(real, 1):
         r["id"] = f"r-{i:04d}"
+    for i, r in enumerate(restated, 1):
+        r["id"] = f"s-{i:04d}"
     rows = written + real
+    # the split of the first version is kept: it is decided on its rows alone, before the restated rows
     tr, te = split(rows)
+    OLD_SIDS.extend(sorted({r["statement_id"] for r in rows}))
+    rtr, rte = split_new(restated, {r["statement_id"] for r in te})
+    tr, te = tr + rtr, te + rte
     keys = ["id", "statement_id", "statement", "response", "label", "style", "source"]
     for name, part in (("train", tr), ("test", te)):
         with open(OUT / f"{name}.jsonl", "w", encoding="utf-8") as fh:
             for r in sorted(part, key=lambda r: r["id"]):
                 fh.write(json.dumps({k: r[k] for k in keys}, ensure_ascii=False) + "\n")
-    print(f"written={len(written)} real={len(real)} train={len(tr)} test={len(te)}")
+    print(f"written={len(written)} real={len(real)} restated={len(restated)} train={len(tr)} test={len(te)}")
 
 
 if __name__ == "__main__":

@@ -15,7 +15,7 @@ LABELS = ("agree", "disagree", "neutral", "unrelated")
 STYLES = (
     "explicit_first", "explicit_end", "hedged", "refusal", "implicit_argument", "negation_trap", "likert_number",
     "likert_text", "reformulated_statement", "opposite_statement", "off_topic", "echo", "very_short", "very_long",
-    "sarcasm", "real_model",
+    "sarcasm", "real_model", "restated_pair", "restated_stance", "restated_neutral",
 )
 SOURCES = ("written", "smollm2-135m")
 FIELDS = {"id", "statement_id", "statement", "response", "label", "style", "source"}

@@ -1,0 +1,83 @@
+"""Benchmark: the embedded scorer's recipe on the dev split (where its settings are chosen), never on test.
+
+Trains the recipe (``polibench.stance.embedded.recipe``, with optional overrides) on the gold train split minus
+a dev split carved from it by statement (``split_by_statement(train, 0.2, seed=0)``), then prints:
+
+* macro-F1 and retained share on dev at thresholds 0.0, 0.8 and 0.9, and accuracy per response style;
+* restated answers built from the held-out markers of ``polibench.stance.restated`` (markers kept out of the
+  gold data: the property test's set, and the ``FRESH`` set never used for a decision) for every dev
+  statement, every marker: share read correctly, share kept at 0.9 and share right among kept, per side.
+
+Run:  python benchmarks/bench_stance_dev.py [--lr 2e-4 --epochs 5 --freeze-layers 0]   (~5 min on 2 cores)
+      python benchmarks/bench_stance_dev.py --smoke      (a few steps on 40 examples: checks the script runs)
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import tempfile
+import time
+from pathlib import Path
+
+
+def held_out_rows(scorer, statements: list[str]) -> list[str]:
+    from polibench.stance.restated import AGREE_FRESH, AGREE_HELDOUT, DISAGREE_FRESH, DISAGREE_HELDOUT, restate
+
+    lines = []
+    for label, pool in (("agree", AGREE_HELDOUT), ("disagree", DISAGREE_HELDOUT), ("agree", AGREE_FRESH),
+                        ("disagree", DISAGREE_FRESH)):
+        name = "fresh" if pool in (AGREE_FRESH, DISAGREE_FRESH) else "held-out"
+        pairs = [(s, restate(t, s)) for s in statements for t in pool]
+        results = scorer.score([p[0] for p in pairs], [p[1] for p in pairs])
+        right = sum(r.label == label for r in results)
+        kept = [r for r in results if r.confidence >= 0.9]
+        kept_right = sum(r.label == label for r in kept)
+        lines.append(f"{name:>8} restated {label:<8} n={len(pairs):4d}  read correctly {right / len(pairs):6.1%}  "
+                     f"kept at 0.9 {len(kept) / len(pairs):6.1%}  correct among kept "
+                     f"{kept_right / max(len(kept), 1):6.1%}")
+    return lines
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--lr", type=float, help="learning rate (default: the recipe's)")
+    parser.add_argument("--epochs", type=float, help="epochs (default: the recipe's)")
+    parser.add_argument("--freeze-layers", type=int, help="lowest encoder layers frozen (default: the recipe's)")
+    parser.add_argument("--smoke", action="store_true", help="3 steps on 40 examples, to check the script runs")
+    parser.add_argument("--output", type=Path, help="keep the dev checkpoint here (default: a temporary folder)")
+    args = parser.parse_args()
+
+    from polibench.scoring.classifier import ClassifierScorer
+    from polibench.stance.data import load_examples, split_by_statement
+    from polibench.stance.embedded import minilm_path, recipe
+    from polibench.stance.evaluate import evaluate_scorer, row_at
+    from polibench.stance.train import train_classifier
+
+    rest, dev = split_by_statement(load_examples("gold:train"), 0.2, seed=0)
+    settings = recipe()
+    overrides = {"learning_rate": args.lr, "epochs": args.epochs, "freeze_layers": args.freeze_layers}
+    settings = dataclasses.replace(settings, **{k: v for k, v in overrides.items() if v is not None})
+    if args.smoke:
+        rest, dev, settings = rest[:40], dev[:40], dataclasses.replace(settings, steps=3)
+    print(f"dev split: {len(rest)} train / {len(dev)} dev examples, {len({e.group for e in dev})} dev statements")
+    print(f"settings: {settings}")
+    with tempfile.TemporaryDirectory() as tmp:
+        out = args.output or Path(tmp) / "dev-model"
+        started, cpu = time.time(), time.process_time()
+        train_classifier(str(minilm_path()), rest, out, settings, show_progress=False)
+        print(f"trained: {time.time() - started:.0f} s wall, {time.process_time() - cpu:.0f} s CPU")
+        scorer = ClassifierScorer(model=str(out))
+        report, _ = evaluate_scorer(scorer, dev, show_progress=False)
+        for t in (0.0, 0.8, 0.9):
+            row = row_at(report, t)
+            print(f"dev at {t:.1f}: macro-F1 {row['macro_f1']:.3f}  retained {row['retained_share']:6.1%}")
+        for style, v in report["by_style"].items():
+            print(f"  style {style:<24} n={v['n']:4d}  accuracy {v['accuracy']:.2f}")
+        statements = sorted({e.statement for e in dev if e.meta.get("style") != "real_model"})
+        for line in held_out_rows(scorer, statements[:3] if args.smoke else statements):
+            print(line)
+
+
+if __name__ == "__main__":
+    main()

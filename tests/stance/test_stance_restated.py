@@ -1,0 +1,122 @@
+"""Restated stances: the embedded scorer reads "<marker> that <statement>" answers for every built-in statement.
+
+Chat models asked to take a side often answer by restating the statement after a stance marker ("I agree that
+...", "It is not true that ..."). For every statement of every built-in instrument (items whose text is a
+sentence: PCT, WVS, Röttger et al.'s PCT wording, and any statement instrument added later; Liu et al.'s keyword
+lists are not statements), hypothesis draws one agree and one disagree marker per statement, and the
+session-trained ``embedded`` scorer must read every answer with the right label, at a confidence of at least
+0.9 (the default filter) as each test states. All answers of one
+hypothesis example are scored in one batch; hypothesis does not shrink (each example scores ~200 answers).
+
+Two marker sets, two tests:
+
+* ``test_restated_answers_with_the_gold_markers_...``: the 34 agree/disagree marker pairs of the gold data
+  (polibench/data/stance/tools/restated.py, ``PAIRS``). The markers are seen in training; the statements are
+  not all (test-split statements, Röttger's wording, later instruments), so this checks that restating reads
+  right on every statement. Required: every answer read with the right label, and at most 5 % of them below
+  0.9 (3 of 180 were, at 0.77-0.89: "I would question whether X", "My view is that X"). It must pass. The
+  v1 scorer (before issue 27) fails it: it read "I agree that X" as unrelated.
+* ``test_restated_answers_with_held_out_markers_...``: markers drawn only from
+  ``polibench.stance.restated.AGREE_HELDOUT`` / ``DISAGREE_HELDOUT``, phrasings used nowhere in the gold data
+  (checked below), i.e. generalisation to unseen markers. **It does not hold today** and is marked
+  ``xfail(strict=True)``: the scorer misreads some unseen markers ("It is untrue that X", "I'm unpersuaded that
+  X" read as agree; "I take issue with the notion that X" as neutral) and reads others right below 0.9
+  (docs/stance.md, "Restated stances", has the per-marker figures). When a better scorer reads them all, the
+  test passes, strict xfail turns that into a failure, and the marker is removed.
+"""
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, Phase, example, given, settings
+from hypothesis import strategies as st
+
+from polibench.stance.data import StanceExample, load_examples
+from polibench.stance.restated import AGREE_HELDOUT, DISAGREE_HELDOUT, marker, restate, restated_examples
+from polibench.taskspec.loader import load_registry
+
+TOOLS = Path(__file__).resolve().parents[2] / "polibench" / "data" / "stance" / "tools"
+STATEMENTS = sorted({item.text for inst in load_registry().instruments.values() for item in inst.items
+                     if item.text.rstrip().endswith((".", "!", "?"))})
+N = len(STATEMENTS)
+SETTINGS = settings(max_examples=1, deadline=None, derandomize=True, database=None,
+                    phases=[Phase.explicit, Phase.generate],  # no shrinking: each example scores ~200 answers
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+def gold_pairs() -> list[tuple[str, str]]:
+    sys.path.insert(0, str(TOOLS))
+    try:
+        spec = importlib.util.spec_from_file_location("gold_restated", TOOLS / "restated.py")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(TOOLS))
+    return list(module.PAIRS)
+
+
+PAIRS = gold_pairs()
+
+
+def choices(pool):
+    return st.lists(st.integers(0, len(pool) - 1), min_size=N, max_size=N)
+
+
+def read(scorer, examples):
+    """``(wrong label, right but below 0.9)``: (response, label, confidence) of each such answer."""
+    results = scorer.score([e.statement for e in examples], [e.response for e in examples])
+    found = [(e.response, r.label, round(r.confidence, 3), r.label == e.label) for e, r in zip(examples, results)]
+    return [f[:3] for f in found if not f[3]], [f[:3] for f in found if f[3] and f[2] < 0.9]
+
+
+def test_builtin_statements_are_covered():
+    assert N >= 89  # 62 PCT + 27 WVS at least; every statement instrument added later joins automatically
+    assert "Jake" not in STATEMENTS  # Liu et al.'s keyword lists are not statements
+
+
+def test_heldout_markers_are_not_in_the_gold_data():
+    responses = [e.response.lower() for split in ("gold:train", "gold:test") for e in load_examples(split)]
+    for template in AGREE_HELDOUT + DISAGREE_HELDOUT:
+        words = marker(template).lower()
+        assert words and not any(words in r for r in responses), f"held-out marker {words!r} is in the gold data"
+
+
+def test_restating_keeps_the_statement_and_its_capitals():
+    assert restate("I concur that {s}.", "The rich are too taxed.") == "I concur that the rich are too taxed."
+    assert restate("{S} I concur.", "Abortion is justifiable") == "Abortion is justifiable. I concur."
+    assert restate("It is untrue that {s}.", "I'd always support my country.") == \
+        "It is untrue that I'd always support my country."
+
+
+@pytest.fixture(scope="module")
+def scorer(trained_default):
+    from polibench.stance.embedded import EmbeddedStanceScorer
+
+    return EmbeddedStanceScorer(show_progress=False, batch_size=64)
+
+
+@pytest.mark.slow
+@SETTINGS
+@example(pairs=[i % len(PAIRS) for i in range(N)])  # every gold marker pair on many statements
+@given(pairs=choices(PAIRS))
+def test_restated_answers_with_the_gold_markers_are_read_at_the_filter(scorer, pairs):
+    examples = []
+    for statement, i in zip(STATEMENTS, pairs):
+        agree, disagree = PAIRS[i]
+        examples += [StanceExample(statement, restate(agree, statement), "agree"),
+                     StanceExample(statement, restate(disagree, statement), "disagree")]
+    wrong, unsure = read(scorer, examples)
+    assert not wrong, f"{len(wrong)} of {len(examples)} restated answers misread: {wrong[:5]}"
+    assert len(unsure) <= 0.05 * len(examples), f"{len(unsure)} read right but below 0.9: {unsure[:5]}"
+
+
+@pytest.mark.slow
+@pytest.mark.xfail(strict=True, reason="the embedded scorer does not yet read every unseen marker at 0.9 "
+                                       "(docs/stance.md, 'Restated stances')")
+@SETTINGS
+@given(agree=choices(AGREE_HELDOUT), disagree=choices(DISAGREE_HELDOUT))
+def test_restated_answers_with_held_out_markers_are_read_at_the_filter(scorer, agree, disagree):
+    wrong, unsure = read(scorer, restated_examples(STATEMENTS, agree, disagree))
+    assert not wrong and not unsure, f"misread: {wrong[:5]}; right but below 0.9: {unsure[:5]}"
