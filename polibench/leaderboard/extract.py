@@ -15,6 +15,7 @@ from typing import Optional
 from polibench.leaderboard.schema import CoverageSummary, ImportedFrom, Metric, TaskResult
 from polibench.metrics.blocks import BIAS_DIMENSIONS, Coverage, EstimateBlock, FaulbornBlock, PctBlock
 from polibench.metrics.generation_bias import LiuBlock
+from polibench.metrics.position import agree_share
 from polibench.records import FIRST_DIMENSION_NAMES
 from polibench.report.channels import channel_comparisons
 from polibench.results.document import ResultsDocument, TaskResults
@@ -100,6 +101,8 @@ def task_result(name: str, document: ResultsDocument, results: TaskResults) -> T
         spec_sha256=spec_sha256(document.configs[name], document.instruments),
         economic=metric(pct, "economic"), social=metric(pct, "social"),
         faulborn_bias=_faulborn(bias), coverage=_coverage(results.coverage),
+        pct_answered=pct.answered if pct else None, pct_statements=pct.statements if pct else None,
+        agree_share=None if pct is None or (share := agree_share(pct.answers)) is None else round(share, 4),
         per_variant=per_variant, per_prefix=_per_prefix(bias),
         generation_bias=_generation_bias(liu if isinstance(liu, LiuBlock) else None),
     )
