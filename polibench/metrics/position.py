@@ -163,12 +163,16 @@ def agree_share(answers: Mapping[str, Optional[str]]) -> Optional[float]:
 def acquiescence_flag(share: Optional[float], economic: Optional[float] = None, social: Optional[float] = None,
                       threshold: float = ACQUIESCENCE_SHARE) -> Optional[str]:
     """A one-line warning when the answers look like a response style rather than views: an agree share at or
-    above ``threshold`` (acquiescence) or at or below ``1 - threshold`` (nay-saying), or a position on the
-    always-agree point; None otherwise."""
+    above ``threshold`` (acquiescence) or at or below ``1 - threshold`` (nay-saying), or an axis on its
+    always-agree value (+0.38 economic, +2.41 social: js.js weighs "agree" 0 on every statement, so a run that
+    answered every statement of the axis "agree" lands exactly there); None otherwise."""
     if share is not None and share >= threshold:
         return f"acquiescence: agrees with {share:.0%} of the answered statements"
     if share is not None and share <= 1 - threshold:
         return f"acquiescence (nay-saying): disagrees with {1 - share:.0%} of the answered statements"
-    if (economic, social) == ALWAYS_AGREE_POINT:
-        return "acquiescence: the position is the always-agree point (+0.38, +2.41)"
+    on_point = [f"{axis} {value:+.2f}" for axis, value, point in zip(("economic", "social"), (economic, social),
+                                                                     ALWAYS_AGREE_POINT) if value == point]
+    if on_point:
+        return (f"acquiescence: {' and '.join(on_point)} is the always-agree value (answering every statement of "
+                f"the axis 'agree' gives exactly that)")
     return None
