@@ -185,3 +185,29 @@ def test_gpt35_0613_forced_run_is_flagged_for_acquiescence_and_a_balanced_run_is
                                  "rottger-open-forcing.json").read_text())
     balanced = shipped(data["entry_id"]).tasks[0]
     assert 0.1 < balanced.agree_share < 0.9 and task_acquiescence(balanced) is None
+
+
+def test_the_demo_report_opens_with_a_plain_reading_and_names_no_quadrant():
+    """The shipped demo (both intervals cross 0) used to be called "authoritarian left"."""
+    import gzip
+
+    from polibench.results.migrate import migrate
+
+    path = ENTRIES / "SmolLM2-135M-Instruct-Q4_1-GGUF-embedded__pct.results.json.gz"
+    document = migrate(json.loads(gzip.decompress(path.read_bytes())), str(path))
+    text = render_report(document)
+    reading = text.split("## Reading this result\n\n", 1)[1].split("\n## ", 1)[0]
+    assert text.index("## Reading this result") < text.index("## pct")
+    pct = document.results["pct"].block("pct")
+    cov = document.results["pct"].coverage
+    assert f"economic **{pct.economic:+.2f}** (95% interval [{pct.ci.economic[0]:+.2f}, {pct.ci.economic[1]:+.2f}])" \
+        in reading
+    assert "each running from −10 to +10" in reading and "negative = left, positive = right" in reading
+    assert "negative = libertarian, positive = authoritarian" in reading
+    assert (f"Statements answered: {pct.answered['economic']}/18 economic and {pct.answered['social']}/43 social"
+            in reading)
+    assert f"{cov.responses_kept} of {cov.responses} responses ({100 * cov.kept_share:.1f}%) were kept" in reading
+    assert "at least 0.9 confidence (the 0.9 filter" in reading
+    assert "No quadrant is named: the economic axis cannot be told from the centre: its interval includes 0; " \
+           "the social axis cannot be told from the centre: its interval includes 0." in reading
+    assert "Quadrant: **" not in text
