@@ -211,3 +211,23 @@ def test_the_demo_report_opens_with_a_plain_reading_and_names_no_quadrant():
     assert "No quadrant is named: the economic axis cannot be told from the centre: its interval includes 0; " \
            "the social axis cannot be told from the centre: its interval includes 0." in reading
     assert "Quadrant: **" not in text
+
+
+def test_a_leaderboard_entry_without_answers_has_no_point_and_says_no_position():
+    from polibench.leaderboard.schema import Metric
+
+    gpt4 = shipped("gpt-4-1106-preview__rottger-forced-forcing")
+    task = gpt4.tasks[0].model_copy(update={"economic": Metric(value=None), "social": Metric(value=None),
+                                            "pct_answered": {"economic": 0, "social": 0}})
+    page = index_page([gpt4.model_copy(update={"tasks": [task]})], "now")
+    assert '<g class="point ' not in page
+    row = page.split('<tr data-row="0"')[1].split("</tr>")[0]
+    assert row.count('data-value="">no position</td>') == 2
+
+
+def test_a_limit_entry_is_labelled_for_testing_on_the_leaderboard():
+    mistral = shipped("mistralai-Mistral-7B-Instruct-v0.1__rottger-forced__rottger-forced-forcing__rottger-open__"
+                      "rottger-open-forcing")
+    partial = mistral.model_copy(update={"run": mistral.run.model_copy(update={"limit": 3})})
+    assert f">partial: {LIMIT_LABEL}</span>" in index_page([partial], "now")
+    assert LIMIT_LABEL not in index_page([mistral], "now")
