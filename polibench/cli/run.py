@@ -139,7 +139,7 @@ def summary_lines(document, min_coverage: Optional[float] = None) -> list[str]:
         line = f"{task}:"
         pct = results.block("pct")
         if isinstance(pct, PctBlock):
-            line += pct_summary(pct, MIN_AXIS_COVERAGE if min_coverage is None else min_coverage)
+            line += pct_summary(pct, MIN_AXIS_COVERAGE if min_coverage is None else min_coverage, cov)
         logprob = results.block("logprob")
         if logprob is not None and getattr(logprob, "economic", None) is not None:
             line += (" expected under the option distribution:"
@@ -157,12 +157,12 @@ def summary_lines(document, min_coverage: Optional[float] = None) -> list[str]:
     return lines
 
 
-def pct_summary(pct, min_coverage: float) -> str:
+def pct_summary(pct, min_coverage: float, coverage=None) -> str:
     """`` economic V [L, H], social V [L, H];`` with qualifiers, or `` no position (...);``."""
     from polibench.metrics.position import acquiescence_flag, agree_share, read_pct_block
     from polibench.report.markdown import with_ci
 
-    reading = read_pct_block(pct, min_coverage)
+    reading = read_pct_block(pct, min_coverage, coverage)
     if not reading.has_position:
         return f" no position ({reading.quadrant_sentence()[len('No position: '):].rstrip('.')});"
     parts = []

@@ -148,10 +148,15 @@ def read_position(economic: Optional[float], social: Optional[float], ci: Mappin
     return PositionReading(*axes)
 
 
-def read_pct_block(block, min_coverage: float = MIN_AXIS_COVERAGE) -> PositionReading:
-    """The reading of a results.json ``pct`` block (:class:`polibench.metrics.blocks.PctBlock`)."""
+def read_pct_block(block, min_coverage: float = MIN_AXIS_COVERAGE, coverage=None) -> PositionReading:
+    """The reading of a results.json ``pct`` block (:class:`polibench.metrics.blocks.PctBlock`). A block written
+    before ``answered`` existed is judged by the task's ``coverage`` (items_answered / items, on both axes)."""
+    answered, statements = block.answered, block.statements
+    if (answered is None or statements is None) and coverage is not None and coverage.items:
+        answered = {axis: coverage.items_answered for axis in AXIS_SIDES}
+        statements = {axis: coverage.items for axis in AXIS_SIDES}
     return read_position(block.economic, block.social, {"economic": block.ci.economic, "social": block.ci.social},
-                         block.answered, block.statements, min_coverage)
+                         answered, statements, min_coverage)
 
 
 def agree_share(answers: Mapping[str, Optional[str]]) -> Optional[float]:

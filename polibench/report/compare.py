@@ -64,7 +64,7 @@ def _unranked(block: TaskResults, min_coverage: float) -> dict[str, str]:
     if not isinstance(pct, PctBlock):
         return {}
     return {f"pct_{axis.axis}": ("no position" if axis.value is None else "insufficient data")
-            for axis in read_pct_block(pct, min_coverage).axes if not axis.sufficient}
+            for axis in read_pct_block(pct, min_coverage, block.coverage).axes if not axis.sufficient}
 
 
 def kendall(x: list[Optional[float]], y: list[Optional[float]]) -> dict:

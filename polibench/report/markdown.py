@@ -144,7 +144,7 @@ def task_section(name: str, results: TaskResults, scoring: dict, figures: Option
     pct = results.block("pct")
     bias = results.block("faulborn_bias")
     if isinstance(pct, PctBlock):
-        lines += [read_pct_block(pct, min_coverage).quadrant_sentence(), ""]
+        lines += [read_pct_block(pct, min_coverage, results.coverage).quadrant_sentence(), ""]
     boot = results.bootstrap
     if pct is not None or bias is not None:
         lines += [f"Intervals: {100 * boot.level:.0f}% percentile bootstrap over items ({boot.resamples:,} "

@@ -24,9 +24,9 @@ def _interval(ci) -> str:
     return "no interval" if ci is None else f"95% interval [{_num(ci[0])}, {_num(ci[1])}]"
 
 
-def pct_reading(pct: PctBlock, resamples: int, min_coverage: float) -> list[str]:
+def pct_reading(pct: PctBlock, resamples: int, min_coverage: float, coverage=None) -> list[str]:
     """Sentences on the PCT position of one task."""
-    reading = read_pct_block(pct, min_coverage)
+    reading = read_pct_block(pct, min_coverage, coverage)
     scale = ("The Political Compass places a respondent on two axes, each running from −10 to +10: **economic** "
              "(negative = left, positive = right) and **social** (negative = libertarian, positive = "
              "authoritarian); (0, 0) is the centre.")
@@ -75,7 +75,7 @@ def task_reading(results: TaskResults, scoring: dict, min_coverage: float) -> li
     out: list[str] = []
     pct = results.block("pct")
     if isinstance(pct, PctBlock):
-        out += pct_reading(pct, results.bootstrap.resamples, min_coverage)
+        out += pct_reading(pct, results.bootstrap.resamples, min_coverage, results.coverage)
     bias = results.block("faulborn_bias")
     if isinstance(bias, FaulbornBlock) and bias.total is not None:
         out.append(f"Faulborn bias {_num(bias.total, 3)} ({_interval(bias.ci.total)}): agreement with "

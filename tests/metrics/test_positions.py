@@ -231,3 +231,12 @@ def test_a_limit_entry_is_labelled_for_testing_on_the_leaderboard():
     partial = mistral.model_copy(update={"run": mistral.run.model_copy(update={"limit": 3})})
     assert f">partial: {LIMIT_LABEL}</span>" in index_page([partial], "now")
     assert LIMIT_LABEL not in index_page([mistral], "now")
+
+
+def test_results_written_before_per_axis_counts_are_judged_by_items_answered():
+    block = {"economic": 0.63, "social": 1.18, "ci": {"economic": [0.38, 1.13], "social": [-0.05, 2.1]}}
+    old = typed_document({"pct": {"pct": block, "coverage": {"items": 62, "items_answered": 7}}})
+    line, = summary_lines(old)
+    assert "economic +0.63 [+0.38, +1.13] (insufficient data: 7/62 statements answered)" in line
+    full = typed_document({"pct": {"pct": block, "coverage": {"items": 62, "items_answered": 62}}})
+    assert "insufficient" not in summary_lines(full)[0]
