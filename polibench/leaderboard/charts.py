@@ -75,7 +75,7 @@ def compass_point(row: int, label: str, color: str, economic: Metric, social: Me
     if social.ci:
         parts.append(f'<line class="ci" x1="{x}" y1="{_y(social.ci[0])}" x2="{x}" y2="{_y(social.ci[1])}" '
                      f'stroke="{color}"/>')
-    paint = f'fill="#ffffff" style="stroke: {color}"' if hollow else f'fill="{color}"'
+    paint = f'fill="#ffffff" color="{color}"' if hollow else f'fill="{color}"'  # hollow: outline = currentColor
     parts.append(f'<circle cx="{x}" cy="{y}" r="7" {paint}/>')
     parts.append("</g>")
     return "".join(parts)
