@@ -172,6 +172,8 @@ def pct_summary(pct, min_coverage: float, coverage=None) -> str:
     text = ",".join(parts) + ";"
     flag = acquiescence_flag(agree_share(pct.answers), pct.economic, pct.social)
     return text + (f" {flag};" if flag else "")
+
+
 def print_summary(document, out: Path, min_coverage: Optional[float] = None) -> None:
     """:func:`summary_lines`, then where the run was written."""
     for line in summary_lines(document, min_coverage):

@@ -31,9 +31,12 @@ def pct_reading(pct: PctBlock, resamples: int, min_coverage: float, coverage=Non
              "(negative = left, positive = right) and **social** (negative = libertarian, positive = "
              "authoritarian); (0, 0) is the centre.")
     if not reading.has_position:
-        return [scale + " " + reading.quadrant_sentence() + " polibench does not put such a run on the compass: "
-                "the test's formula would place it on the always-agree point (+0.38, +2.41)."]
-    unanswered = sum((a.statements or 0) - (a.answered or 0) for a in reading.axes if a.statements)
+        return [scale + " " + reading.quadrant_sentence() + " polibench does not put such a run on the compass "
+                "(js.js's formula would put an axis without answers on its always-agree value, +0.38 economic, "
+                "+2.41 social)."]
+    per_axis = pct.answered is not None and pct.statements is not None
+    unanswered = sum(a.statements - a.answered for a in reading.axes
+                     if per_axis and a.statements is not None and a.answered is not None)
     values = "; ".join(f"{a.axis} **{_num(a.value)}** ({_interval(a.ci)})" for a in reading.axes)
     out = [f"This run: {values}. {scale}",
            f"The interval comes from {resamples:,} bootstrap resamples of the statements: it shows how much the "
@@ -41,10 +44,11 @@ def pct_reading(pct: PctBlock, resamples: int, min_coverage: float, coverage=Non
            + (f", widened to cover every answer the {unanswered} unanswered statement(s) could have had"
               if unanswered else "")
            + ". It does not cover other prompts, sampling seeds or stance scorers."]
-    counts = [f"{a.answered}/{a.statements} {a.axis}" for a in reading.axes if a.statements]
+    counts = " and ".join(f"{a.answered}/{a.statements} {a.axis}" for a in reading.axes) if per_axis else \
+        (f"{coverage.items_answered}/{coverage.items} in all" if coverage is not None else "")
     if counts:
-        out.append(f"Statements answered: {' and '.join(counts)}; a position needs at least {min_coverage:.0%} of "
-                   "an axis's statements answered to be ranked.")
+        out.append(f"Statements answered: {counts}; a position needs at least {min_coverage:.0%} of an axis's "
+                   "statements answered to be ranked.")
     out.append(reading.quadrant_sentence())
     for axis in reading.axes:
         if not axis.sufficient:
