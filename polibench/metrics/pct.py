@@ -156,7 +156,7 @@ def axis_positions(answers: Sequence[Optional[int]], positions: Sequence[Optiona
     or None, "social": ..., "ci": {axis: [low, high] or None}, "answered": {axis: n}, "statements": {axis: n}}``.
 
     Point: answered contributions, each unanswered statement of the axis filled with their mean (equal to
-    js.js when all are answered). Interval: the lower bound is the 2.5th percentile over item resamples of the
+    js.js when all are answered), kept within what the unanswered statements' weights could add. Interval: the lower bound is the 2.5th percentile over item resamples of the
     sheet whose unanswered statements all take their lowest weight; the upper bound the 97.5th percentile of
     the sheet where they take their highest. An item without any response is not resampled (it has no
     responses to draw) and adds its bound as a constant.
@@ -168,7 +168,7 @@ def axis_positions(answers: Sequence[Optional[int]], positions: Sequence[Optiona
                                                       ("social", SOC_OFFSET, SOC_DIVISOR))):
         low = np.zeros(n_columns)
         high = np.zeros(n_columns)
-        constant_low = constant_high = answered_sum = 0.0
+        constant_low = constant_high = answered_sum = missing_low = missing_high = 0.0
         answered = 0
         for n, (answer, position, pair) in enumerate(zip(answers, positions, table_weights)):
             if not on_axis[axis][n]:
@@ -179,7 +179,10 @@ def axis_positions(answers: Sequence[Optional[int]], positions: Sequence[Optiona
                 answered_sum += axis_weights[answer]
                 if position is not None:
                     low[position] = high[position] = axis_weights[answer]
-            elif position is not None:
+                continue
+            missing_low += min(axis_weights)
+            missing_high += max(axis_weights)
+            if position is not None:
                 low[position], high[position] = min(axis_weights), max(axis_weights)
             else:
                 constant_low += min(axis_weights)
@@ -189,7 +192,9 @@ def axis_positions(answers: Sequence[Optional[int]], positions: Sequence[Optiona
         if answered == 0:
             out[axis], out["ci"][axis] = None, None
             continue
-        filled = answered_sum if answered == statements else answered_sum * statements / answered
+        # the mean fill, kept to what the unanswered statements could add (a sheet someone could have filled in)
+        filled = answered_sum if answered == statements else \
+            min(max(answered_sum * statements / answered, answered_sum + missing_low), answered_sum + missing_high)
         out[axis] = js_round2(offset + filled / divisor) + 0.0
         lows = offset + (weights @ low + constant_low) / divisor
         highs = offset + (weights @ high + constant_high) / divisor

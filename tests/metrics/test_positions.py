@@ -4,6 +4,7 @@ the summary line, the report, compare and the leaderboard."""
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 from metrics_samples import scored, typed_document
 
@@ -240,3 +241,15 @@ def test_results_written_before_per_axis_counts_are_judged_by_items_answered():
     assert "economic +0.63 [+0.38, +1.13] (insufficient data: 7/62 statements answered)" in line
     full = typed_document({"pct": {"pct": block, "coverage": {"items": 62, "items_answered": 62}}})
     assert "insufficient" not in summary_lines(full)[0]
+
+
+def test_the_filled_point_stays_a_sheet_someone_could_have_answered():
+    # a: strongly disagree (-10); b unanswered, its weights only reach -1 .. +1. The mean fill would add another
+    # -10 (0.38 - 20/8 = -2.12, beyond any possible sheet); the point is kept at 0.38 + (-10 - 1)/8
+    from polibench.metrics.pct import axis_positions, js_round2
+
+    weights = [([-10, -8, 0, 1], [0, 0, 0, 0]), ([-1, -1, 0, 1], [0, 0, 0, 0]), ([0, 0, 0, 0], [-8, -4, 0, 2])]
+    found = axis_positions([0, None, 2], [0, 1, 2], weights, resample_weights(np.array([0, 1, 2]), 500, 0))
+    assert found["economic"] == js_round2(0.38 + (-10 - 1) / 8)
+    low, high = found["ci"]["economic"]
+    assert low <= found["economic"] <= high and (low, high) == (js_round2(0.38 - 11 / 8), js_round2(0.38 - 9 / 8))
