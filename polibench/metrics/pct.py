@@ -158,8 +158,8 @@ def axis_positions(answers: Sequence[Optional[int]], positions: Sequence[Optiona
     Point: answered contributions, each unanswered statement of the axis filled with their mean (equal to
     js.js when all are answered), kept within what the unanswered statements' weights could add. Interval: the
     lower bound is the 2.5th percentile over item resamples of the sheet whose unanswered statements all take
-    their lowest weight; the upper bound the 97.5th percentile of the sheet where they take their highest. An item without any response is not resampled (it has no
-    responses to draw) and adds its bound as a constant.
+    their lowest weight; the upper bound the 97.5th percentile of the sheet where they take their highest. An
+    item without any response is not resampled (it has no responses to draw) and adds its bound as a constant.
     """
     out: dict = {"ci": {}, "answered": {}, "statements": {}}
     n_columns = weights.shape[1]
