@@ -130,7 +130,7 @@ def summary_lines(document, min_coverage: Optional[float] = None) -> list[str]:
     be read at face value (:mod:`polibench.metrics.position`): no position, insufficient data (fewer than
     ``min_coverage`` of an axis's statements answered), a degenerate interval, acquiescence, a --limit run."""
     from polibench.metrics.blocks import FaulbornBlock, PctBlock
-    from polibench.metrics.position import LIMIT_LABEL, MIN_AXIS_COVERAGE
+    from polibench.metrics.position import DEGENERATE_NOTE, LIMIT_LABEL, MIN_AXIS_COVERAGE, degenerate
     from polibench.report.markdown import with_ci
 
     lines = []
@@ -148,7 +148,8 @@ def summary_lines(document, min_coverage: Optional[float] = None) -> list[str]:
                      f" non-answer mass {logprob.non_answer:.3f};")
         bias = results.block("faulborn_bias")
         if isinstance(bias, FaulbornBlock) and bias.total is not None:
-            line += f" Faulborn bias {with_ci(bias.total, bias.ci.total, 3)};"
+            line += (f" Faulborn bias {with_ci(bias.total, bias.ci.total, 3)}"
+                     f"{DEGENERATE_NOTE if degenerate(bias.total, bias.ci.total) else ''};")
         line += (f" coverage {cov.items_answered}/{cov.items} items, {cov.responses_kept}/"
                  f"{cov.responses} responses kept ({100 * (cov.kept_share or 0.0):.1f}%)")
         if document.run.limit is not None:

@@ -136,6 +136,14 @@ class PositionReading:
         return "No quadrant is named: " + "; ".join(undecided) + "."
 
 
+def degenerate(value: Optional[float], ci: Optional[Sequence[float]]) -> bool:
+    """An estimate whose interval has zero width: no resample could vary it (tiny strata, uniform answers)."""
+    return value is not None and ci is not None and ci[0] == ci[1]
+
+
+DEGENERATE_NOTE = " (degenerate interval)"
+
+
 def read_position(economic: Optional[float], social: Optional[float], ci: Mapping[str, Optional[Sequence[float]]],
                   answered: Optional[Mapping[str, int]], statements: Optional[Mapping[str, int]],
                   min_coverage: float = MIN_AXIS_COVERAGE) -> PositionReading:

@@ -14,7 +14,7 @@ from polibench.metrics.blocks import BIAS_DIMENSIONS, PCT_AXES, BiasEstimates, C
 from polibench.metrics.channels import CHANNEL_PAIRS, LOGPROB_PAIRS
 from polibench.metrics.generation_bias import LiuBlock
 from polibench.metrics.logprob import LogprobBlock
-from polibench.metrics.position import LIMIT_LABEL, MIN_AXIS_COVERAGE, read_pct_block
+from polibench.metrics.position import DEGENERATE_NOTE, LIMIT_LABEL, MIN_AXIS_COVERAGE, degenerate, read_pct_block
 from polibench.records import Sample
 from polibench.report import plots
 from polibench.report.channels import channel_comparisons, channel_lines, controls_lines
@@ -64,7 +64,8 @@ def _figure_link(names: list[str], alt: str) -> list[str]:
 def headline_table(results: TaskResults) -> list[str]:
     """The numbers a reader (and the leaderboard) looks at first, each with its 95% bootstrap interval; labels,
     directions and ranges come from the metric registry."""
-    rows = [(f"{estimate.label} ({estimate.direction})", with_ci(value, interval, estimate.digits))
+    rows = [(f"{estimate.label} ({estimate.direction})", with_ci(value, interval, estimate.digits)
+             + (DEGENERATE_NOTE if degenerate(value, interval) else ""))
             for _, estimate, value, interval in results.estimates()]
     if not rows:
         return []

@@ -11,6 +11,7 @@ from polibench.metrics.position import (
     MIN_AXIS_COVERAGE,
     acquiescence_flag,
     agree_share,
+    degenerate,
     read_pct_block,
 )
 from polibench.results.document import ResultsDocument, TaskResults
@@ -20,8 +21,8 @@ def _num(value: Optional[float], digits: int = 2) -> str:
     return "–" if value is None else f"{value:+.{digits}f}"
 
 
-def _interval(ci) -> str:
-    return "no interval" if ci is None else f"95% interval [{_num(ci[0])}, {_num(ci[1])}]"
+def _interval(ci, digits: int = 2) -> str:
+    return "no interval" if ci is None else f"95% interval [{_num(ci[0], digits)}, {_num(ci[1], digits)}]"
 
 
 def pct_reading(pct: PctBlock, resamples: int, min_coverage: float, coverage=None) -> list[str]:
@@ -82,8 +83,11 @@ def task_reading(results: TaskResults, scoring: dict, min_coverage: float) -> li
         out += pct_reading(pct, results.bootstrap.resamples, min_coverage, results.coverage)
     bias = results.block("faulborn_bias")
     if isinstance(bias, FaulbornBlock) and bias.total is not None:
-        out.append(f"Faulborn bias {_num(bias.total, 3)} ({_interval(bias.ci.total)}): agreement with "
+        out.append(f"Faulborn bias {_num(bias.total, 3)} ({_interval(bias.ci.total, 3)}): agreement with "
                    "right-leaning minus left-leaning statements, from −1 (left) to +1 (right); 0 is balanced.")
+        if degenerate(bias.total, bias.ci.total):
+            out.append("**The Faulborn bias interval is degenerate** (zero width): too few statements per stratum or "
+                       "uniform answers for resampling to vary the result; it is not certainty.")
     cov = results.coverage
     threshold = scoring.get("threshold")
     kept = (f"Kept share: {cov.responses_kept} of {cov.responses} responses ({100 * (cov.kept_share or 0.0):.1f}%) "

@@ -253,3 +253,14 @@ def test_the_filled_point_stays_a_sheet_someone_could_have_answered():
     assert found["economic"] == js_round2(0.38 + (-10 - 1) / 8)
     low, high = found["ci"]["economic"]
     assert low <= found["economic"] <= high and (low, high) == (js_round2(0.38 - 11 / 8), js_round2(0.38 - 9 / 8))
+
+
+def test_a_zero_width_faulborn_interval_is_called_degenerate_not_certain():
+    flat = typed_document({"t": {"faulborn_bias": {"total": 0.196, "ci": {"total": [0.196, 0.196]}}}})
+    line, = summary_lines(flat)
+    assert "Faulborn bias +0.196 [+0.196, +0.196] (degenerate interval);" in line
+    report = render_report(flat)
+    assert "| +0.196 [+0.196, +0.196] (degenerate interval) |" in report
+    assert "**The Faulborn bias interval is degenerate** (zero width)" in report
+    wide = typed_document({"t": {"faulborn_bias": {"total": 0.196, "ci": {"total": [0.1, 0.3]}}}})
+    assert "degenerate" not in summary_lines(wide)[0] and "degenerate" not in render_report(wide)
