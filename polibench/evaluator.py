@@ -47,6 +47,8 @@ class RunOptions:
     offline_default: Optional[str] = None
     show_progress: bool = True
     command: list[str] = field(default_factory=list)
+    # report.md: the share of an axis's PCT statements a position needs to be ranked (polibench.metrics.position)
+    min_coverage: Optional[float] = None
 
 
 def scoring_setup(task: TaskConfig, options: RunOptions) -> tuple[str, dict, float]:
@@ -144,5 +146,6 @@ def evaluate(task_names: list[str], registry: TaskRegistry, backend: ModelBacken
     document = results_document(tasks, registry, all_samples, model, scorers, options)
     sink.finish()
     write_results(output_dir, document)
-    write_report(output_dir, document)
+    write_report(output_dir, document, **({} if options.min_coverage is None else
+                                           {"min_coverage": options.min_coverage}))
     return document

@@ -65,3 +65,13 @@ def probability(value: str) -> float:
     if not 0.0 <= number <= 1.0:
         raise argparse.ArgumentTypeError(f"expected a number from 0 to 1, got {value!r}")
     return number
+
+
+def add_min_coverage_flag(parser) -> None:
+    """``--min-coverage``: the share of an axis's PCT statements that must be answered for a position to be
+    ranked (below it: insufficient data, shown hollow and unranked; :mod:`polibench.metrics.position`)."""
+    from polibench.metrics.position import MIN_AXIS_COVERAGE
+
+    parser.add_argument("--min-coverage", type=probability, default=MIN_AXIS_COVERAGE, metavar="SHARE",
+                        help="share of an axis's PCT statements that must be answered for a ranked position "
+                             f"(default {MIN_AXIS_COVERAGE}; below it: insufficient data, unranked)")

@@ -6,6 +6,8 @@ import argparse
 import json
 from pathlib import Path
 
+from polibench.cli.args import add_min_coverage_flag
+
 
 def add_parser(sub) -> None:
     p = sub.add_parser("compare", help="rank runs (models) per instrument; Kendall tau between PCT and WVS rankings",
@@ -18,6 +20,7 @@ def add_parser(sub) -> None:
     p.add_argument("--channels", metavar="TASK_A,TASK_B",
                    help="instead: compare two tasks of each run that ask the same statements through two answer "
                         "channels (e.g. rottger-forced,rottger-open): positions, paired gaps, agreement (1+ runs)")
+    add_min_coverage_flag(p)
     p.set_defaults(handler=compare_command)
 
 
@@ -33,7 +36,7 @@ def compare_command(args: argparse.Namespace) -> int:
     if args.json and not Path(args.json).parent.is_dir():
         raise PolibenchError(f"--json: folder {Path(args.json).parent} does not exist")
     runs = [(Path(d), read_results(Path(d))) for d in args.run_dirs]
-    comparison = compare_documents(runs, args.task)
+    comparison = compare_documents(runs, args.task, args.min_coverage)
     print(render_table(comparison))
     if args.json:
         atomic_write_text(Path(args.json), json.dumps(comparison, indent=2) + "\n")

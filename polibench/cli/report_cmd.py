@@ -5,10 +5,13 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from polibench.cli.args import add_min_coverage_flag
+
 
 def add_parser(sub) -> None:
     p = sub.add_parser("report", help="write report.md for a run folder")
     p.add_argument("run_dir", help="a finished run folder")
+    add_min_coverage_flag(p)
     p.set_defaults(handler=report_command)
 
 
@@ -16,6 +19,6 @@ def report_command(args: argparse.Namespace) -> int:
     from polibench.report.markdown import write_report
     from polibench.results.files import read_results
 
-    path = write_report(Path(args.run_dir), read_results(Path(args.run_dir)))
+    path = write_report(Path(args.run_dir), read_results(Path(args.run_dir)), args.min_coverage)
     print(f"wrote {path}")
     return 0

@@ -7,8 +7,9 @@ import datetime as _dt
 import re
 import sys
 from pathlib import Path
+from typing import Optional
 
-from polibench.cli.args import parse_kv, parse_task_names, probability
+from polibench.cli.args import add_min_coverage_flag, parse_kv, parse_task_names, probability
 from polibench.cli.flags import accept_lm_eval_spellings, keep_old_spellings
 
 # lm-eval's --model names a model class; polibench's --backend is that (README, "Coming from lm-eval").
@@ -51,6 +52,7 @@ def add_parser(sub) -> None:
     p.add_argument("--log_samples", "--log-samples", action="store_true",
                    help="accepted for lm-eval's command lines and ignored: polibench always writes every response "
                         "to samples.jsonl")
+    add_min_coverage_flag(p)
     keep_old_spellings(p, {"--output-path": "--output"})
     accept_lm_eval_spellings(p)
     p.set_defaults(handler=run_command)
@@ -122,7 +124,7 @@ def run_command(args: argparse.Namespace) -> int:
     options = RunOptions(seed=args.seed, limit=args.limit, samples_per_prompt=args.samples, scorer=args.scorer,
                          offline_default=None if args.scorer or not embedded else OFFLINE_DEFAULT,
                          scorer_args=scorer_args, threshold=args.threshold, show_progress=not args.no_progress,
-                         command=sys.argv[1:])
+                         command=sys.argv[1:], min_coverage=args.min_coverage)
     # Preflight, before the model is even loaded: backend arguments, scorers (no weights), output folder.
     check_backend_args(backend_name, model, model_args)
     check_scorers(scorer_specs([registry.task(name) for name in task_names], options))
@@ -144,14 +146,17 @@ def run_command(args: argparse.Namespace) -> int:
         if cache is not None:
             print(f"polibench: response cache {cache.path}: {cache.hits} reused, {cache.writes} new", file=sys.stderr)
             cache.close()
-    print_summary(document, out)
+    print_summary(document, out, args.min_coverage)
     return 0
 
 
-def summary_lines(document) -> list[str]:
+def summary_lines(document, min_coverage: Optional[float] = None) -> list[str]:
     """One line per task: PCT coordinates and Faulborn total bias with intervals, and coverage (the lines
-    ``run`` prints; the README's demo line is checked against them)."""
+    ``run`` prints; the README's demo line is checked against them). A position is qualified where it cannot
+    be read at face value (:mod:`polibench.metrics.position`): no position, insufficient data (fewer than
+    ``min_coverage`` of an axis's statements answered), a degenerate interval, acquiescence, a --limit run."""
     from polibench.metrics.blocks import FaulbornBlock, PctBlock
+    from polibench.metrics.position import DEGENERATE_NOTE, LIMIT_LABEL, MIN_AXIS_COVERAGE, degenerate
     from polibench.report.markdown import with_ci
 
     lines = []
@@ -160,8 +165,7 @@ def summary_lines(document) -> list[str]:
         line = f"{task}:"
         pct = results.block("pct")
         if isinstance(pct, PctBlock):
-            line += (f" economic {with_ci(pct.economic, pct.ci.economic)},"
-                     f" social {with_ci(pct.social, pct.ci.social)};")
+            line += pct_summary(pct, MIN_AXIS_COVERAGE if min_coverage is None else min_coverage, cov)
         logprob = results.block("logprob")
         if logprob is not None and getattr(logprob, "economic", None) is not None:
             line += (" expected under the option distribution:"
@@ -170,15 +174,35 @@ def summary_lines(document) -> list[str]:
                      f" non-answer mass {logprob.non_answer:.3f};")
         bias = results.block("faulborn_bias")
         if isinstance(bias, FaulbornBlock) and bias.total is not None:
-            line += f" Faulborn bias {with_ci(bias.total, bias.ci.total, 3)};"
+            line += (f" Faulborn bias {with_ci(bias.total, bias.ci.total, 3)}"
+                     f"{DEGENERATE_NOTE if degenerate(bias.total, bias.ci.total) else ''};")
         line += (f" coverage {cov.items_answered}/{cov.items} items, {cov.responses_kept}/"
                  f"{cov.responses} responses kept ({100 * (cov.kept_share or 0.0):.1f}%)")
+        if document.run.limit is not None:
+            line += f"; --limit {document.run.limit}: {LIMIT_LABEL}"
         lines.append(line)
     return lines
 
 
-def print_summary(document, out: Path) -> None:
+def pct_summary(pct, min_coverage: float, coverage=None) -> str:
+    """`` economic V [L, H], social V [L, H];`` with qualifiers, or `` no position (...);``."""
+    from polibench.metrics.position import acquiescence_flag, agree_share, read_pct_block
+    from polibench.report.markdown import with_ci
+
+    reading = read_pct_block(pct, min_coverage, coverage)
+    if not reading.has_position:
+        return f" no position ({reading.quadrant_sentence()[len('No position: '):].rstrip('.')});"
+    parts = []
+    for axis in reading.axes:
+        notes = axis.notes()
+        parts.append(f" {axis.axis} {with_ci(axis.value, axis.ci)}" + (f" ({'; '.join(notes)})" if notes else ""))
+    text = ",".join(parts) + ";"
+    flag = acquiescence_flag(agree_share(pct.answers), pct.economic, pct.social)
+    return text + (f" {flag};" if flag else "")
+
+
+def print_summary(document, out: Path, min_coverage: Optional[float] = None) -> None:
     """:func:`summary_lines`, then where the run was written."""
-    for line in summary_lines(document):
+    for line in summary_lines(document, min_coverage):
         print(line)
     print(f"wrote {out}/samples.jsonl, results.json, report.md")

@@ -32,4 +32,8 @@ def submit_command(args: argparse.Namespace) -> int:
     print(f"{'replaced' if done.replaced else 'wrote'} {done.path} ({entry.model.id}: "
           f"{', '.join(t.name for t in entry.tasks)}; {entry.run.n_samples} samples recomputed and matching; "
           f"samples sha256 {entry.samples.sha256[:12]})")
+    if entry.partial:
+        from polibench.metrics.position import LIMIT_LABEL
+
+        print(f"note: --limit {entry.run.limit} entry: {LIMIT_LABEL} (marked partial on the leaderboard)")
     return 0

@@ -60,23 +60,22 @@ def compass_background() -> list[str]:
 
 
 def compass_point(row: int, label: str, color: str, economic: Metric, social: Metric, attrs: str = "",
-                  answered: bool = True, shape: str = "circle", forcing: bool = False) -> str:
-    """One model on the compass, with its CIs as cross-hair bars and a native tooltip; hollow when no item
-    was answered (the coordinates are then the instrument's offsets, not the model's answers). ``shape`` is
-    the answer channel's marker and ``forcing`` outlines it (:mod:`polibench.leaderboard.markers`)."""
+                  hollow: bool = False, shape: str = "circle", forcing: bool = False) -> str:
+    """One model on the compass, with its CIs as cross-hair bars and a native tooltip. ``shape`` is the answer
+    channel's marker and ``forcing`` outlines it (:mod:`polibench.leaderboard.markers`). ``hollow`` (too few
+    statements answered on an axis: insufficient data, unranked) is a fill attribute only, independent of the
+    shape: the marker is filled white and outlined in the model's colour (``data-fill="hollow"``)."""
     x, y = _x(economic.value), _y(social.value)
-    cls = "point" if answered else "point no-answers"
-    parts = [f'<g class="{cls}" data-row="{row}" tabindex="0" role="img" aria-label="{escape(label)}"{attrs}>',
-             f"<title>{escape(label)}</title>"]
+    fill = "hollow" if hollow else "solid"
+    parts = [f'<g class="point {fill}" data-row="{row}" data-fill="{fill}" tabindex="0" role="img" '
+             f'aria-label="{escape(label)}"{attrs}>', f"<title>{escape(label)}</title>"]
     if economic.ci:
         parts.append(f'<line class="ci" x1="{_x(economic.ci[0])}" y1="{y}" x2="{_x(economic.ci[1])}" y2="{y}" '
                      f'stroke="{color}"/>')
     if social.ci:
         parts.append(f'<line class="ci" x1="{x}" y1="{_y(social.ci[0])}" x2="{x}" y2="{_y(social.ci[1])}" '
                      f'stroke="{color}"/>')
-    parts.append(marker(shape, x, y, color, forcing))
-    if not answered:
-        parts.append(f'<circle class="hole" cx="{x}" cy="{y}" r="3.5" fill="#ffffff"/>')
+    parts.append(marker(shape, x, y, color, forcing, hollow=hollow))
     parts.append("</g>")
     return "".join(parts)
 

@@ -15,6 +15,7 @@ from typing import Optional
 from polibench.leaderboard.schema import CoverageSummary, ImportedFrom, Metric, TaskResult
 from polibench.metrics.blocks import BIAS_DIMENSIONS, Coverage, EstimateBlock, FaulbornBlock, PctBlock
 from polibench.metrics.generation_bias import LiuBlock
+from polibench.metrics.position import agree_share
 from polibench.records import FIRST_DIMENSION_NAMES
 from polibench.report.channels import channel_comparisons
 from polibench.results.document import ResultsDocument, TaskResults
@@ -62,10 +63,14 @@ def spec_sha256(config: dict, instruments: dict[str, dict], notes: bool = True) 
     The hash is taken over the spec in its first spelling, so that renames change no hash: the task's variant
     set under its old key ``variants`` (``by_alias``) and the social dimension under its old name ``cultural``.
     ``notes=False`` leaves out what only documents the spec (descriptions, provenance, items' label notes):
-    rewording them changes nothing that is run.
+    rewording them changes nothing that is run; and the task's default stance scorer, since the scorer a run
+    used is recorded beside it (and ``--scorer`` may override the default).
     """
     task = TaskConfig.model_validate(config)
     task_exclude: dict = {} if notes else {"description": True, "provenance": True}
+    if not notes:  # the stance scorer that ran is recorded per run (document.scoring, the entry's scorer): the
+        # task's default scorer is what `--scorer` overrides, not part of what a run must share with the built-in
+        task_exclude["scoring"] = {"scorer", "scorer_args"}
     instrument_exclude: dict = {} if notes else {**task_exclude, "items": {"__all__": {"label_note"}}}
     payload = {"config": task.model_dump(mode="json", by_alias=True, exclude=task_exclude or None),
                "instruments": {n: _first_spelling(Instrument.model_validate(instruments[n]).model_dump(
@@ -100,6 +105,8 @@ def task_result(name: str, document: ResultsDocument, results: TaskResults) -> T
         spec_sha256=spec_sha256(document.configs[name], document.instruments),
         economic=metric(pct, "economic"), social=metric(pct, "social"),
         faulborn_bias=_faulborn(bias), coverage=_coverage(results.coverage),
+        pct_answered=pct.answered if pct else None, pct_statements=pct.statements if pct else None,
+        agree_share=None if pct is None or (share := agree_share(pct.answers)) is None else round(share, 4),
         per_variant=per_variant, per_prefix=_per_prefix(bias),
         generation_bias=_generation_bias(liu if isinstance(liu, LiuBlock) else None),
     )

@@ -69,10 +69,11 @@ def _variant_scorings() -> dict[str, set[str]]:
     return _SCORINGS
 
 
-def marker(shape: str, x: float, y: float, colour: str, forcing: bool, r: float = 7.0) -> str:
+def marker(shape: str, x: float, y: float, colour: str, forcing: bool, r: float = 7.0, hollow: bool = False) -> str:
     """One SVG marker centred on (x, y); ``data-shape`` names it for the legend and the browser test."""
     cls = "marker forcing" if forcing else "marker"
-    common = f'class="{cls}" data-shape="{shape}" fill="{colour}"'
+    paint = f'fill="#ffffff" color="{colour}"' if hollow else f'fill="{colour}"'  # hollow: outline = currentColor
+    common = f'class="{cls}" data-shape="{shape}" {paint}'
     if shape == "square":
         s = round(r * 0.9, 2)
         return f'<rect {common} x="{round(x - s, 2)}" y="{round(y - s, 2)}" width="{2 * s}" height="{2 * s}"/>'

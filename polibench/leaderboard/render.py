@@ -13,8 +13,10 @@ from polibench import __version__
 from polibench.leaderboard.channels_html import channels_tab, imported_badge, model_channels
 from polibench.leaderboard.charts import bar_chart, compass_point, compass_svg, fmt_metric, spread_chart
 from polibench.leaderboard.markers import CHANNELS, FORCING_NOTE, channel_of, is_forcing, legend_marker, model_colours
+from polibench.leaderboard.positions import task_acquiescence, task_position
 from polibench.leaderboard.schema import Entry, Metric, TaskResult
 from polibench.metrics.blocks import BIAS_DIMENSIONS
+from polibench.metrics.position import LIMIT_LABEL, AxisReading
 from polibench.metrics.registry import get_metric
 
 FAULBORN = BIAS_DIMENSIONS
@@ -41,13 +43,24 @@ def _val(m: Optional[Metric]) -> Optional[float]:
     return m.value if m is not None else None
 
 
-def _cell(m: Optional[Metric]) -> str:
+def _cell(m: Optional[Metric], axis: Optional[AxisReading] = None) -> str:
+    """A value with its interval; for a PCT axis (``axis``) also its qualifiers. A value with insufficient data
+    gets no sort key, so sorting the table never ranks it."""
     value = _val(m)
-    sort = "" if value is None else f"{value:.6f}"
+    ranked = axis is None or axis.sufficient
+    sort = "" if value is None or not ranked else f"{value:.6f}"
     if value is None:
-        return f'<td class="num" data-value="{sort}">–</td>'
+        text = "no position" if axis is not None and (m is not None or axis.answered == 0) else "–"
+        return f'<td class="num" data-value="{sort}">{text}</td>'
     ci = f'<span class="ci">[{m.ci[0]:+.2f}, {m.ci[1]:+.2f}]</span>' if m.ci else ""
-    return f'<td class="num" data-value="{sort}">{value:+.2f}{ci}</td>'
+    notes = "".join(f'<div class="sub note">{escape(n)}</div>' for n in (axis.notes() if axis else []))
+    unranked = "" if ranked else ' data-unranked="insufficient data"'
+    return f'<td class="num" data-value="{sort}"{unranked}>{value:+.2f}{ci}{notes}</td>'
+
+
+def _axes(task: TaskResult) -> tuple[Optional[AxisReading], Optional[AxisReading]]:
+    reading = task_position(task)
+    return (None, None) if reading is None else reading.axes
 
 
 def rows_of(entries: list[Entry]) -> list[tuple[Entry, TaskResult, str]]:
@@ -90,8 +103,8 @@ def has_position(task: TaskResult) -> bool:
 def _badges(entry: Entry) -> str:
     out = []
     if entry.partial:
-        out.append(f'<span class="badge warn" title="a --limit run: only the first {entry.run.limit} items">'
-                   "partial</span>")
+        out.append(f'<span class="badge warn" title="a --limit run (only the first {entry.run.limit} items): '
+                   f'{LIMIT_LABEL}">partial: {LIMIT_LABEL}</span>')
     out.append(imported_badge(entry))
     return "".join(out)
 
@@ -102,20 +115,35 @@ def table_row(i: int, entry: Entry, task: TaskResult, colour: str, columns: list
     return (f'<tr data-row="{i}" data-task="{escape(task.name)}" '
             f'data-instruments="{escape(" ".join(task.instruments))}">'
             f'<td data-value="{escape(entry.model.id.lower())}">{_swatch(colour)}'
-            f'<a class="model" href="{link}">{escape(entry.model.id)}</a>{_badges(entry)}'
+            f'<a class="model" href="{link}">{escape(entry.model.id)}</a>{_badges(entry)}{_task_badges(task)}'
             f'<div class="sub">{escape(entry.model.backend)}'
             f'{" · " + escape(entry.model.revision[:12]) if entry.model.revision else ""}</div></td>'
             f'<td data-value="{escape(task.name)}">{escape(task.name)}<div class="sub">v{task.version} · '
             f'{escape(", ".join(task.instruments))}</div></td>'
-            + _cell(task.economic) + _cell(task.social)
+            + _cell(task.economic, _axes(task)[0]) + _cell(task.social, _axes(task)[1])
             + "".join(_cell(task.faulborn_bias.get(k)) for k in columns)
             + f'<td class="num" data-value="{cov.kept_share:.6f}">{100 * cov.kept_share:.1f}%'
               f'<div class="sub">{cov.items_answered}/{cov.items} items</div></td>'
             + f'<td data-value="{escape(entry.date)}">{escape(entry.date[:10])}</td></tr>')
 
 
+def _task_badges(task: TaskResult) -> str:
+    """Badges of one task's PCT position: insufficient data (unranked), acquiescence."""
+    out = []
+    reading = task_position(task)
+    if reading is not None and reading.has_position and not reading.sufficient:
+        out.append('<span class="badge warn" title="fewer than the minimum share of an axis\'s statements answered: '
+                   'shown hollow, left out of rankings">insufficient data</span>')
+    flag = task_acquiescence(task)
+    if flag:
+        out.append(f'<span class="badge warn" title="{escape(flag)}">acquiescence</span>')
+    return "".join(out)
+
+
 def point_data(i: int, entry: Entry, task: TaskResult, colour: str) -> dict:
+    reading = task_position(task)
     return {"row": i, "model": entry.model.id, "task": task.name, "colour": colour,
+            "sufficient": bool(reading is not None and reading.sufficient),
             "economic": _val(task.economic), "economic_ci": _ci(task.economic),
             "social": _val(task.social), "social_ci": _ci(task.social),
             "faulborn_total": _val(task.faulborn_bias.get("total")), "kept_share": task.coverage.kept_share,
@@ -177,7 +205,7 @@ def index_page(entries: list[Entry], generated: str, fairness: str = "", verifie
                                f"social {fmt_metric(t.social)}", colour, t.economic, t.social,
                             attrs=f' data-task="{escape(t.name)}" data-instruments="{escape(" ".join(t.instruments))}"'
                                   f' data-model="{escape(e.model.id)}" data-channel="{channel_of(t)}"',
-                            answered=t.coverage.items_answered > 0, shape=CHANNELS[channel_of(t)][0],
+                            hollow=not _sufficient(t), shape=CHANNELS[channel_of(t)][0],
                             forcing=is_forcing(t))
               for i, (e, t, colour) in enumerate(rows) if has_position(t)]
     tasks = sorted({t.name for _, t, _ in rows})
@@ -194,6 +222,11 @@ def index_page(entries: list[Entry], generated: str, fairness: str = "", verifie
         banner="" if verified else UNVERIFIED, fairness=fairness, generation_bias=generation_bias_table(rows, entries),
         channels=channels_tab(entries), prismia=prismia or '<p class="note">No PrismIA 2026 entries yet.</p>',
         data=script_json([point_data(i, e, t, c) for i, (e, t, c) in enumerate(rows)]))
+
+
+def _sufficient(task: TaskResult) -> bool:
+    reading = task_position(task)
+    return reading is not None and reading.sufficient
 
 
 def _bias_cell(m: Optional[Metric]) -> str:
@@ -242,10 +275,12 @@ def _kv(rows: list[tuple[str, str]]) -> str:
 
 def _task_section(entry: Entry, task: TaskResult) -> str:
     pct, bias = get_metric("pct_coordinates"), get_metric("faulborn_bias")   # labels and directions: the registry
-    headline = [(f"{e.label} ({e.negative} − / {e.positive} +)", getattr(task, e.key)) for e in pct.estimates]
-    headline += [(f"{e.label} ({e.negative} − / {e.positive} +)", task.faulborn_bias.get(e.key))
+    headline = [(e.key, f"{e.label} ({e.negative} − / {e.positive} +)", getattr(task, e.key)) for e in pct.estimates]
+    headline += [("bias", f"{e.label} ({e.negative} − / {e.positive} +)", task.faulborn_bias.get(e.key))
                  for e in bias.estimates if e.key in task.faulborn_bias]
-    table = "".join(f"<tr><th>{escape(name)}</th>{_cell(m)}</tr>" for name, m in headline if m is not None)
+    axes = dict(zip(("economic", "social"), _axes(task)))
+    table = "".join(f"<tr><th>{escape(name)}</th>{_cell(m, axes.get(key))}</tr>"
+                    for key, name, m in headline if m is not None)
     cov = task.coverage
     coverage = (f"{cov.items_answered}/{cov.items} items answered; {cov.responses_kept}/{cov.responses} responses "
                 f"kept ({100 * cov.kept_share:.1f}%)")

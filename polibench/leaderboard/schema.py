@@ -61,6 +61,12 @@ class TaskResult(Strict):
     social: Optional[Metric] = Field(None, description="PCT social coordinate (libertarian - / authoritarian +)")
     faulborn_bias: dict[str, Metric] = Field(default_factory=dict, description="economic, social, total")
     coverage: CoverageSummary
+    # PCT statements answered / carrying a weight per axis, and the share answered (strongly) agree: what the
+    # "insufficient data" and acquiescence judgements read (polibench.metrics.position). Absent in entries
+    # written before them: the leaderboard then judges both axes by coverage.items_answered / items.
+    pct_answered: Optional[dict[str, int]] = None
+    pct_statements: Optional[dict[str, int]] = None
+    agree_share: Optional[float] = Field(None, ge=0.0, le=1.0)
     per_variant: dict[str, dict[str, Optional[float]]] = Field(default_factory=dict)
     per_prefix: dict[str, dict[str, Metric]] = Field(default_factory=dict)
     generation_bias: dict[str, dict[str, Metric]] = Field(

@@ -22,6 +22,7 @@ from polibench.leaderboard.artifacts import gzip_copy
 from polibench.leaderboard.compare import describe, differences
 from polibench.leaderboard.naming import entry_id, public_model_id, scrub_secrets
 from polibench.leaderboard.schema import Entry, ModelInfo, RunInfo, entry_json, load_entry
+from polibench.metrics.position import LIMIT_LABEL
 from polibench.results.document import ResultsDocument, TaskResults
 from polibench.results.files import RESULTS, SAMPLES, atomic_write_text, read_results, read_samples
 from polibench.results.recompute import recompute, results_json
@@ -112,8 +113,8 @@ def submit(run_dir: Path, entries_dir: Path, force: bool = False, allow_partial:
            allow_custom_tasks: bool = False, model_id: str | None = None) -> Submission:
     document, recomputed = checked_run(run_dir)
     if document.run.limit is not None and not allow_partial:
-        raise PolibenchError(f"{run_dir}: a partial run (--limit {document.run.limit}); the leaderboard "
-                             "wants every item (use --allow-partial for a test entry)")
+        raise PolibenchError(f"{run_dir}: a partial run (--limit {document.run.limit}: {LIMIT_LABEL}); the "
+                             "leaderboard wants every item (use --allow-partial for a test entry)")
     if not allow_custom_tasks:
         check_builtin_specs(document)
     entries_dir.mkdir(parents=True, exist_ok=True)

@@ -73,8 +73,10 @@ class CoordinateIntervals(Strict):
 
 
 class Coordinates(EstimateBlock):
-    economic: float
-    social: float
+    """PCT coordinates; None on an axis where no statement was answered (no position there)."""
+
+    economic: Optional[float]
+    social: Optional[float]
     ci: CoordinateIntervals = CoordinateIntervals()
 
 
@@ -89,6 +91,9 @@ class PctBlock(Coordinates):
     """Political Compass coordinates pooled over prompt variants, per variant, and their spread."""
 
     instrument: str
+    # statements answered / carrying a weight, per axis (absent in results written before polibench 0.2)
+    answered: Optional[dict[str, int]] = None
+    statements: Optional[dict[str, int]] = None
     answers: dict[str, Optional[str]] = {}
     per_variant: dict[str, Coordinates] = {}
     spread: dict[str, Spread] = {}

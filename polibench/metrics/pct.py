@@ -4,9 +4,16 @@
 - :func:`item_answers`: per item, average the stance probabilities of the kept agree/disagree responses.
 - :func:`pct_coordinates`: the js.js formula, ``economic = round(0.38 + sum(econ)/8, 2)``,
   ``social = round(2.41 + sum(soc)/19.5, 2)``, rounded as js.js does (:func:`js_round2`: halves up, after
-  adding machine epsilon); an unanswered item contributes 0.
-- :func:`pct_block`: the ``pct`` block of results.json: pooled coordinates with item-bootstrap intervals,
-  coordinates per prompt variant and their spread.
+  adding machine epsilon); an unanswered item contributes 0 (js.js's rule, kept for reproductions).
+- :func:`axis_positions`: what polibench reports. The js.js weights give "agree" 0 on every statement, so
+  js.js's 0 for an unanswered statement is an "agree" answered on the model's behalf (a model that answers
+  nothing lands on the always-agree point). polibench treats an unanswered statement as unknown instead: an
+  axis with no answered statement has no coordinate (None); otherwise each unanswered statement of the axis
+  gets the mean contribution of the answered ones (identical to js.js when every statement is answered), and
+  the interval covers every answer the unanswered statements could have had (their lowest and highest
+  weights, on top of the item bootstrap). See docs/metrics.md, "Unanswered statements".
+- :func:`pct_block`: the ``pct`` block of results.json: pooled coordinates with their intervals and the
+  statements answered per axis, coordinates per prompt variant and their spread.
 """
 
 from __future__ import annotations
@@ -132,13 +139,80 @@ def spread(values: Sequence[float]) -> dict:
             "min": float(arr.min()), "max": float(arr.max())}
 
 
+def axis_items(table_weights: Sequence) -> dict[str, np.ndarray]:
+    """Per axis, a boolean mask of the items that carry a weight on it (the js.js table has zero rows for the
+    statements of the other axis)."""
+    econ = np.array([any(w != 0 for w in e) for e, _ in table_weights], dtype=bool)
+    soc = np.array([any(w != 0 for w in s) for _, s in table_weights], dtype=bool)
+    return {"economic": econ, "social": soc}
+
+
+def axis_positions(answers: Sequence[Optional[int]], positions: Sequence[Optional[int]], table_weights: Sequence,
+                   weights: np.ndarray) -> dict:
+    """Coordinates, intervals and statements answered per axis for one answer sheet.
+
+    ``answers`` and ``positions`` (the item's column in the bootstrap ``weights``, None for an item that has no
+    response at all, e.g. under ``--limit``) follow the instrument's item order. Returns ``{"economic": value
+    or None, "social": ..., "ci": {axis: [low, high] or None}, "answered": {axis: n}, "statements": {axis: n}}``.
+
+    Point: answered contributions, each unanswered statement of the axis filled with their mean (equal to
+    js.js when all are answered), kept within what the unanswered statements' weights could add. Interval: the
+    lower bound is the 2.5th percentile over item resamples of the sheet whose unanswered statements all take
+    their lowest weight; the upper bound the 97.5th percentile of the sheet where they take their highest. An
+    item without any response is not resampled (it has no responses to draw) and adds its bound as a constant.
+    """
+    out: dict = {"ci": {}, "answered": {}, "statements": {}}
+    n_columns = weights.shape[1]
+    on_axis = axis_items(table_weights)
+    for column, (axis, offset, divisor) in enumerate((("economic", ECON_OFFSET, ECON_DIVISOR),
+                                                      ("social", SOC_OFFSET, SOC_DIVISOR))):
+        low = np.zeros(n_columns)
+        high = np.zeros(n_columns)
+        constant_low = constant_high = answered_sum = missing_low = missing_high = 0.0
+        answered = 0
+        for n, (answer, position, pair) in enumerate(zip(answers, positions, table_weights)):
+            if not on_axis[axis][n]:
+                continue
+            axis_weights = pair[column]
+            if answer is not None:
+                answered += 1
+                answered_sum += axis_weights[answer]
+                if position is not None:
+                    low[position] = high[position] = axis_weights[answer]
+                continue
+            missing_low += min(axis_weights)
+            missing_high += max(axis_weights)
+            if position is not None:
+                low[position], high[position] = min(axis_weights), max(axis_weights)
+            else:
+                constant_low += min(axis_weights)
+                constant_high += max(axis_weights)
+        statements = int(on_axis[axis].sum())
+        out["answered"][axis], out["statements"][axis] = answered, statements
+        if answered == 0:
+            out[axis], out["ci"][axis] = None, None
+            continue
+        # the mean fill, kept to what the unanswered statements could add (a sheet someone could have filled in)
+        filled = answered_sum if answered == statements else \
+            min(max(answered_sum * statements / answered, answered_sum + missing_low), answered_sum + missing_high)
+        out[axis] = js_round2(offset + filled / divisor) + 0.0
+        lows = offset + (weights @ low + constant_low) / divisor
+        highs = offset + (weights @ high + constant_high) / divisor
+        found_low, found_high = percentile_intervals(np.column_stack([lows, highs]))
+        out["ci"][axis] = (None if found_low is None or found_high is None
+                           else [js_round2(found_low[0]) + 0.0, js_round2(found_high[1]) + 0.0])
+    return out
+
+
 def pct_block(table: ResponseTable, instrument: Instrument, weights: np.ndarray) -> dict:
     """The ``pct`` block of results.json for ``instrument`` (a PCT-scored Instrument), from the original-form
     responses to its items (the js.js weights belong to the original wording).
 
-    Pooled coordinates average the stances of all prompt variants per item; their intervals come from the
-    item bootstrap ``weights`` (resamples x table items); ``per_variant`` holds one set of coordinates per
-    prompt variant, with intervals from the same item resamples, and ``spread`` summarises them.
+    Pooled coordinates average the stances of all prompt variants per item (:func:`axis_positions`: None on
+    an axis without an answered statement; intervals from the item bootstrap ``weights``, resamples x table
+    items, widened to cover the unanswered statements); ``answered`` and ``statements`` count the statements
+    per axis; ``per_variant`` holds one set of coordinates per prompt variant, with intervals from the same
+    item resamples, and ``spread`` summarises them.
     """
     table_index = {(i.instrument, i.item_id): n for n, i in enumerate(table.items)}
     positions = [table_index.get((instrument.instrument, item.id)) for item in instrument.items]
@@ -152,36 +226,22 @@ def pct_block(table: ResponseTable, instrument: Instrument, weights: np.ndarray)
 
     pooled = stance_means(table, rows, np.zeros(len(table), dtype=np.intp), 1)
     answers = answers_for(*pooled, 0)
-    economic, social = pct_coordinates(answers, table_weights)
-    intervals = _coordinate_intervals(answers, positions, table_weights, weights)
+    found = axis_positions(answers, positions, table_weights, weights)
     by_variant = stance_means(table, rows, table.variant, len(table.variants))
     asked = np.bincount(table.variant[rows], minlength=len(table.variants)) > 0
     per_variant: dict[str, dict] = {}
     for column, name in enumerate(table.variants):
         if asked[column]:
-            variant_answers = answers_for(*by_variant, column)
-            e, s = pct_coordinates(variant_answers, table_weights)
-            per_variant[name] = {"economic": e + 0.0, "social": s + 0.0,
-                                 "ci": _coordinate_intervals(variant_answers, positions, table_weights, weights)}
+            variant = axis_positions(answers_for(*by_variant, column), positions, table_weights, weights)
+            per_variant[name] = {"economic": variant["economic"], "social": variant["social"], "ci": variant["ci"]}
     return {
         "instrument": instrument.instrument,
-        "economic": economic + 0.0,  # + 0.0: no "-0.0" in results.json
-        "social": social + 0.0,
-        "ci": intervals,
+        "economic": found["economic"],
+        "social": found["social"],
+        "ci": found["ci"],
+        "answered": found["answered"],
+        "statements": found["statements"],
         "answers": {item.id: (None if a is None else ANSWER_NAMES[a]) for item, a in zip(instrument.items, answers)},
         "per_variant": per_variant,
-        "spread": {axis: spread([c[axis] for c in per_variant.values()]) for axis in PCT_AXES},
+        "spread": {axis: spread([c[axis] for c in per_variant.values() if c[axis] is not None]) for axis in PCT_AXES},
     }
-
-
-def _coordinate_intervals(answers, positions, table_weights, weights: np.ndarray) -> dict:
-    """Percentile intervals of the coordinates over item resamples: each resample sums the contributions of the
-    items it drew (an unanswered item contributes 0, as in the point estimate)."""
-    contributions = np.zeros((weights.shape[1], 2))
-    for answer, position, (econ_w, soc_w) in zip(answers, positions, table_weights):
-        if answer is not None and position is not None:
-            contributions[position] = econ_w[answer], soc_w[answer]
-    sums = weights @ contributions
-    coordinates = np.column_stack([ECON_OFFSET + sums[:, 0] / ECON_DIVISOR, SOC_OFFSET + sums[:, 1] / SOC_DIVISOR])
-    return {axis: None if found is None else [js_round2(float(v)) for v in found]
-            for axis, found in zip(PCT_AXES, percentile_intervals(coordinates))}

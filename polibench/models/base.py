@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 from abc import ABC, abstractmethod
+from pathlib import Path
 from typing import Callable, Optional
 
 from polibench.errors import BackendError
@@ -108,6 +109,13 @@ class ModelBackend(ABC):
         file); called before the backend is built, so it must not load anything. The default checks nothing."""
         return None
 
+    @classmethod
+    def check_settings(cls, model: Optional[str], model_args: dict) -> None:
+        """Raise :class:`~polibench.errors.BackendError` when the backend evidently cannot start with these
+        arguments and this environment (for ``openai``: no API key); like :meth:`check_model`, before anything
+        is built or sent, and before the stance scorers are checked. The default checks nothing."""
+        return None
+
     def preflight(self) -> None:
         """Raise :class:`~polibench.errors.BackendError` when the backend evidently cannot answer prompts (an
         API key the server refuses, an endpoint nobody answers). Called once before the first prompt; must
@@ -143,3 +151,14 @@ def cut_at_stop(text: str, stops: list[str]) -> tuple[str, bool]:
     """Cut ``text`` at the first stop string, if any; for backends that cannot stop by themselves."""
     cuts = [text.find(s) for s in stops if s and s in text]
     return (text[:min(cuts)], True) if cuts else (text, False)
+
+
+def check_local_model(backend: str, model: Optional[str]) -> None:
+    """A ``--model`` written as a path (``/``, ``./``, ``../`` or ``~`` first, or more than one ``/``: a hub id
+    is ``name`` or ``org/name``) must exist: a mistyped folder is reported as such, not as a hub lookup."""
+    if not model:
+        return
+    looks_like_path = model.startswith(("/", ".", "~")) or model.count("/") > 1 or model.endswith("/")
+    if looks_like_path and not Path(model).expanduser().exists():
+        raise BackendError(f"{backend}: --model '{model}' is written as a path, and no such file or folder exists "
+                           "(a hub id is 'name' or 'org/name')")

@@ -26,7 +26,15 @@ from typing import Optional
 from polibench.devices import pick_device
 from polibench.errors import BackendError
 from polibench.hashing import file_sha256
-from polibench.models.base import GENERATE, SCORE_CHOICES, ModelBackend, ProgressFn, cut_at_stop, parse_batch_size
+from polibench.models.base import (
+    GENERATE,
+    SCORE_CHOICES,
+    ModelBackend,
+    ProgressFn,
+    check_local_model,
+    cut_at_stop,
+    parse_batch_size,
+)
 from polibench.models.choices import check_options, split_continuation
 from polibench.records import Completion, GenerationSettings, Prompt, Usage
 
@@ -39,6 +47,10 @@ AUTO_PROBE_TOKENS = 1024
 class HFBackend(ModelBackend):
     name = "hf"
     capabilities = frozenset({GENERATE, SCORE_CHOICES})
+
+    @classmethod
+    def check_model(cls, model: Optional[str]) -> None:
+        check_local_model(cls.name, model)
 
     def __init__(self, model: Optional[str], *, device: str = "auto", dtype: str = "auto",
                  gguf_file: Optional[str] = None, revision: Optional[str] = None,

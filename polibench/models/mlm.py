@@ -19,7 +19,7 @@ from typing import Optional
 
 from polibench.devices import pick_device
 from polibench.errors import BackendError
-from polibench.models.base import ModelBackend, ProgressFn, parse_batch_size
+from polibench.models.base import ModelBackend, ProgressFn, check_local_model, parse_batch_size
 from polibench.models.identity import model_fingerprint
 from polibench.records import Completion, GenerationSettings, Prompt, TokenProb, Usage
 
@@ -35,6 +35,10 @@ def fills_text(fills: list[TokenProb]) -> str:
 
 class MaskedLMBackend(ModelBackend):
     name = "mlm"
+
+    @classmethod
+    def check_model(cls, model: Optional[str]) -> None:
+        check_local_model(cls.name, model)
 
     def __init__(self, model: Optional[str], *, device: str = "auto", dtype: str = "auto",
                  revision: Optional[str] = None, trust_remote_code: bool = False, batch_size: int | str = "auto",

@@ -96,6 +96,18 @@ class OpenAIBackend(StreamingBackend):
     name = "openai"
     chunk_size = 256  # requests handed to the async pool at once (the cache still persists each one)
 
+    @classmethod
+    def check_settings(cls, model: Optional[str], model_args: dict) -> None:
+        """The model is named and an API key is in the environment (unless a local server is given): checked
+        before the stance scorers, so a missing key is the first thing reported."""
+        if not model:
+            raise BackendError("openai: --model must name the model the server serves (e.g. gpt-4o-mini)")
+        api_key_env = str(model_args.get("api_key_env", "OPENAI_API_KEY"))
+        base_url = model_args.get("base_url") or os.environ.get("OPENAI_BASE_URL")
+        if not os.environ.get(api_key_env) and not base_url:
+            raise BackendError(f"openai: no API key: export {api_key_env}=... (the key is read from the "
+                               "environment only), or pass --base-url for a local server")
+
     def __init__(self, model: Optional[str], *, base_url: Optional[str] = None, endpoint: str = "chat",
                  api_key_env: str = "OPENAI_API_KEY", concurrency: int = 8, max_retries: int = 8,
                  timeout: float = 60.0, backoff_base: float = 1.0, backoff_max: float = 60.0,

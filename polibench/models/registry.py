@@ -47,6 +47,7 @@ def check_backend_args(name: str, model: str | None, model_args: dict, what: str
     except TypeError as exc:
         raise BackendError(f"backend '{name}': bad {what} ({exc})") from None
     cls.check_model(model)
+    cls.check_settings(model, model_args)
 
 
 def create_backend(name: str, model: str | None, model_args: dict) -> ModelBackend:

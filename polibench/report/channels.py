@@ -107,7 +107,7 @@ def controls_lines(document: ResultsDocument, samples: Optional[list[Sample]]) -
                   "Acquiescence: a respondent who answers every statement the same lands at "
                   + "; ".join(f"always {name}: ({p['economic']:+.2f}, {p['social']:+.2f})"
                               for name, p in positions.items())
-                  + f". This model: ({pct.economic:+.2f}, {pct.social:+.2f}).", ""]
+                  + f". This model: ({_coordinate(pct.economic)}, {_coordinate(pct.social)}).", ""]
         consistency = form_consistency([s for s in samples if s.task == task], instrument, _seed(document, task)) \
             if samples is not None else None
         if consistency is not None:
@@ -119,3 +119,7 @@ def controls_lines(document: ResultsDocument, samples: Optional[list[Sample]]) -
             lines += ["Original vs opposite form: not measured (the task asks no opposite form).", ""]
         lines += _order_lines(document, samples, task)
     return (["## Instrument controls", ""] + lines) if lines else []
+
+
+def _coordinate(value: Optional[float]) -> str:
+    return "no position" if value is None else f"{value:+.2f}"

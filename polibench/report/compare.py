@@ -15,6 +15,7 @@ from typing import Optional
 
 from polibench.errors import PolibenchError
 from polibench.metrics.blocks import BIAS_DIMENSIONS, PCT_AXES, FaulbornBlock, PctBlock
+from polibench.metrics.position import LIMIT_LABEL, MIN_AXIS_COVERAGE, read_pct_block
 from polibench.report.markdown import short_model_name
 from polibench.results.document import ResultsDocument, TaskResults
 
@@ -49,10 +50,21 @@ def _metrics(block: TaskResults) -> dict[str, Optional[float]]:
     return out
 
 
-def ranks(values: list[Optional[float]]) -> list[Optional[int]]:
-    """1 = smallest (most left); ties share the lowest rank; None stays unranked."""
-    defined = sorted(v for v in values if v is not None)
-    return [None if v is None else defined.index(v) + 1 for v in values]
+def ranks(values: list[Optional[float]], eligible: Optional[list[bool]] = None) -> list[Optional[int]]:
+    """1 = smallest (most left); ties share the lowest rank; None (and a value not ``eligible``) stays unranked."""
+    eligible = eligible or [True] * len(values)
+    defined = sorted(v for v, ok in zip(values, eligible) if v is not None and ok)
+    return [None if v is None or not ok else defined.index(v) + 1 for v, ok in zip(values, eligible)]
+
+
+def _unranked(block: TaskResults, min_coverage: float) -> dict[str, str]:
+    """``{pct column: why}`` for the PCT axes of a run that may not be ranked: no statement answered on the axis,
+    or fewer than ``min_coverage`` of its statements (:mod:`polibench.metrics.position`)."""
+    pct = block.block("pct")
+    if not isinstance(pct, PctBlock):
+        return {}
+    return {f"pct_{axis.axis}": ("no position" if axis.value is None else "insufficient data")
+            for axis in read_pct_block(pct, min_coverage, block.coverage).axes if not axis.sufficient}
 
 
 def kendall(x: list[Optional[float]], y: list[Optional[float]]) -> dict:
@@ -67,8 +79,10 @@ def kendall(x: list[Optional[float]], y: list[Optional[float]]) -> dict:
     return result
 
 
-def compare_task(task: str, labels: list[str], blocks: list[TaskResults]) -> dict:
+def compare_task(task: str, labels: list[str], blocks: list[TaskResults],
+                 min_coverage: float = MIN_AXIS_COVERAGE) -> dict:
     metrics = [_metrics(b) for b in blocks]
+    unranked = [_unranked(b, min_coverage) for b in blocks]
     columns = [c for c in dict.fromkeys(k for m in metrics for k in m) if all(c in m for m in metrics)]
     if not columns:
         raise PolibenchError(f"task '{task}': the runs have no PCT coordinates or Faulborn bias in common to rank by")
@@ -76,7 +90,8 @@ def compare_task(task: str, labels: list[str], blocks: list[TaskResults]) -> dic
     out = {
         "task": task,
         "runs": [{"label": label, **{c: table[c][n] for c in columns}} for n, label in enumerate(labels)],
-        "rankings": {c: dict(zip(labels, ranks(table[c]))) for c in columns},
+        "rankings": {c: dict(zip(labels, ranks(table[c], [c not in u for u in unranked]))) for c in columns},
+        "unranked": {label: u for label, u in zip(labels, unranked) if u},
         "kendall_tau": {},
     }
     first, second = TAU_PAIR
@@ -87,8 +102,10 @@ def compare_task(task: str, labels: list[str], blocks: list[TaskResults]) -> dic
     return out
 
 
-def compare_documents(runs: list[tuple[Path, ResultsDocument]], task: Optional[str] = None) -> dict:
-    """The comparison of ``(run_dir, results document)`` pairs: one entry per shared task (or ``task``)."""
+def compare_documents(runs: list[tuple[Path, ResultsDocument]], task: Optional[str] = None,
+                      min_coverage: float = MIN_AXIS_COVERAGE) -> dict:
+    """The comparison of ``(run_dir, results document)`` pairs: one entry per shared task (or ``task``). A PCT
+    axis with insufficient data is shown but not ranked; a --limit run is marked as for testing."""
     if len(runs) < 2:
         raise PolibenchError(f"compare needs at least 2 run folders (got {len(runs)})")
     shared = [t for t in runs[0][1].results if all(t in d.results for _, d in runs[1:])]
@@ -104,14 +121,14 @@ def compare_documents(runs: list[tuple[Path, ResultsDocument]], task: Optional[s
     tasks, problems = {}, []
     for name in shared:
         try:
-            tasks[name] = compare_task(name, labels, [d.results[name] for _, d in runs])
+            tasks[name] = compare_task(name, labels, [d.results[name] for _, d in runs], min_coverage)
         except PolibenchError as exc:
             problems.append(str(exc))
     if not tasks:
         raise PolibenchError("; ".join(problems))
-    return {"runs": [{"label": label, "run_dir": str(p), "model": d.model.get("model"), "seed": d.run.seed}
-                     for label, (p, d) in zip(labels, runs)],
-            "tasks": tasks}
+    return {"runs": [{"label": label, "run_dir": str(p), "model": d.model.get("model"), "seed": d.run.seed,
+                      "limit": d.run.limit} for label, (p, d) in zip(labels, runs)],
+            "tasks": tasks, "min_coverage": min_coverage}
 
 
 def column_title(column: str) -> str:
@@ -123,23 +140,32 @@ def column_title(column: str) -> str:
     return ("bias " if words[1] == "all" else words[1] + " ") + words[2]
 
 
-def _cell(value: Optional[float], rank: Optional[int], digits: int) -> str:
-    return "–" if value is None else f"{value:+.{digits}f} ({rank})"
+def _cell(value: Optional[float], rank: Optional[int], digits: int, unranked: str = "") -> str:
+    if value is None:
+        return unranked or "–"
+    return f"{value:+.{digits}f} ({f'unranked: {unranked}' if unranked else rank})"
 
 
 def render_table(comparison: dict) -> str:
     """Plain-text tables: value (rank) per run and column, then Kendall's tau per dimension."""
-    lines = []
+    lines = [f"{run['label']}: --limit {run['limit']}: {LIMIT_LABEL}" for run in comparison["runs"]
+             if run.get("limit") is not None]
+    lines += [""] if lines else []
     for task, found in comparison["tasks"].items():
         columns = list(found["rankings"])
         header = ["model"] + [column_title(c) for c in columns]
-        rows = [[run["label"]] + [_cell(run[c], found["rankings"][c][run["label"]], 2 if c.startswith("pct") else 3)
+        unranked = found.get("unranked", {})
+        rows = [[run["label"]] + [_cell(run[c], found["rankings"][c][run["label"]], 2 if c.startswith("pct") else 3,
+                                        unranked.get(run["label"], {}).get(c, ""))
                                   for c in columns] for run in found["runs"]]
         widths = [max(len(str(r[i])) for r in [header] + rows) for i in range(len(header))]
         lines += [f"task {task}: value (rank; 1 = most left / libertarian). PCT = coordinates; bias = Faulborn bias "
                   f"over all items; pct / wvs = Faulborn bias on that instrument's items", ""]
         lines += ["  ".join(str(c).ljust(w) for c, w in zip(r, widths)).rstrip() for r in [header] + rows]
         lines.append("")
+        if unranked:
+            lines += [f"unranked: a PCT axis with fewer than {comparison.get('min_coverage', MIN_AXIS_COVERAGE):.0%} "
+                      "of its statements answered (insufficient data) or none (no position)", ""]
         if found["kendall_tau"]:
             for dim, tau in found["kendall_tau"].items():
                 value = f"{tau['tau']:+.3f} (p = {tau['p_value']:.3g})" if tau["tau"] is not None else \

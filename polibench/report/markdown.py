@@ -14,11 +14,13 @@ from polibench.metrics.blocks import BIAS_DIMENSIONS, PCT_AXES, BiasEstimates, C
 from polibench.metrics.channels import CHANNEL_PAIRS, LOGPROB_PAIRS
 from polibench.metrics.generation_bias import LiuBlock
 from polibench.metrics.logprob import LogprobBlock
+from polibench.metrics.position import DEGENERATE_NOTE, LIMIT_LABEL, MIN_AXIS_COVERAGE, degenerate, read_pct_block
 from polibench.records import Sample
 from polibench.report import plots
 from polibench.report.channels import channel_comparisons, channel_lines, controls_lines
 from polibench.report.generation_bias import option_lines, table5
 from polibench.report.logprob import logprob_lines
+from polibench.report.reading import reading_lines
 from polibench.results.document import ResultsDocument, TaskResults
 from polibench.results.files import REPORT, SAMPLES, atomic_write_text, read_samples
 
@@ -53,10 +55,6 @@ def short_model_name(model) -> str:
     return path.name if (path.is_absolute() or text.startswith(".") or path.suffix == ".gguf") else text
 
 
-def quadrant(economic: float, social: float) -> str:
-    return f"{'authoritarian' if social > 0 else 'libertarian'} {'right' if economic > 0 else 'left'}"
-
-
 def _figure_link(names: list[str], alt: str) -> list[str]:
     png = next(n for n in names if n.endswith(".png"))
     svg = next((n for n in names if n.endswith(".svg")), None)
@@ -66,7 +64,8 @@ def _figure_link(names: list[str], alt: str) -> list[str]:
 def headline_table(results: TaskResults) -> list[str]:
     """The numbers a reader (and the leaderboard) looks at first, each with its 95% bootstrap interval; labels,
     directions and ranges come from the metric registry."""
-    rows = [(f"{estimate.label} ({estimate.direction})", with_ci(value, interval, estimate.digits))
+    rows = [(f"{estimate.label} ({estimate.direction})", with_ci(value, interval, estimate.digits)
+             + (DEGENERATE_NOTE if degenerate(value, interval) else ""))
             for _, estimate, value, interval in results.estimates()]
     if not rows:
         return []
@@ -139,13 +138,14 @@ def coverage_lines(cov: Coverage, scoring: dict) -> list[str]:
     return lines
 
 
-def task_section(name: str, results: TaskResults, scoring: dict, figures: Optional[dict] = None) -> list[str]:
+def task_section(name: str, results: TaskResults, scoring: dict, figures: Optional[dict] = None,
+                 min_coverage: float = MIN_AXIS_COVERAGE) -> list[str]:
     figures = figures or {}
     lines = [f"## {name}", ""] + headline_table(results)
     pct = results.block("pct")
     bias = results.block("faulborn_bias")
     if isinstance(pct, PctBlock):
-        lines += [f"Quadrant: **{quadrant(pct.economic, pct.social)}**.", ""]
+        lines += [read_pct_block(pct, min_coverage, results.coverage).quadrant_sentence(), ""]
     boot = results.bootstrap
     if pct is not None or bias is not None:
         lines += [f"Intervals: {100 * boot.level:.0f}% percentile bootstrap over items ({boot.resamples:,} "
@@ -171,18 +171,21 @@ def task_section(name: str, results: TaskResults, scoring: dict, figures: Option
 
 
 def render_report(document: ResultsDocument, figures: Optional[dict] = None,
-                  samples: Optional[list[Sample]] = None) -> str:
-    """The Markdown text; ``figures`` maps task -> {figure kind: [file names]} (none: a report without plots);
-    with ``samples``, also the answer-channel comparison and the original-vs-opposite control."""
+                  samples: Optional[list[Sample]] = None, min_coverage: float = MIN_AXIS_COVERAGE) -> str:
+    """The Markdown text, opening with the plain-language reading of the run (:mod:`polibench.report.reading`);
+    ``figures`` maps task -> {figure kind: [file names]} (none: a report without plots); with ``samples``, also
+    the answer-channel comparison and the original-vs-opposite control."""
     figures = figures or {}
     model = document.model
     lines = ["# polibench report", "",
              f"- model: `{model.get('model')}` (backend `{model.get('backend')}`)",
              f"- polibench {document.polibench_version}, git `{document.git_hash or 'unknown'}`, {document.date}",
-             f"- seed {_or(document.run.seed, 'task default')}, limit {_or(document.run.limit, 'none')}",
+             f"- seed {_or(document.run.seed, 'task default')}, limit {_or(document.run.limit, 'none')}"
+             + ("" if document.run.limit is None else f" ({LIMIT_LABEL})"),
              ""]
+    lines += reading_lines(document, min_coverage)
     for name, results in document.results.items():
-        lines += task_section(name, results, document.scoring.get(name, {}), figures.get(name))
+        lines += task_section(name, results, document.scoring.get(name, {}), figures.get(name), min_coverage)
     liu = {name: block for name, results in document.results.items()
            if isinstance(block := results.block("liu_bias"), LiuBlock)}
     lines += table5(liu, short_model_name(model.get("model")) or str(model.get("backend")))
@@ -197,7 +200,7 @@ def write_figures(run_dir: Path, name: str, results: TaskResults, model_name: st
     out = {}
     pct = results.block("pct")
     bias = results.block("faulborn_bias")
-    if isinstance(pct, PctBlock):
+    if isinstance(pct, PctBlock) and pct.economic is not None and pct.social is not None:
         out["compass"] = plots.compass_plot(pct, run_dir / f"{name}_compass", f"{model_name} · {name}")
     if isinstance(bias, FaulbornBlock) and bias.per_prefix:
         out["bias_by_prefix"] = plots.prefix_bias_plot(bias, run_dir / f"{name}_bias_by_prefix",
@@ -208,12 +211,12 @@ def write_figures(run_dir: Path, name: str, results: TaskResults, model_name: st
     return out
 
 
-def write_report(run_dir: Path, document: ResultsDocument) -> Path:
+def write_report(run_dir: Path, document: ResultsDocument, min_coverage: float = MIN_AXIS_COVERAGE) -> Path:
     """Write the figures and report.md into ``run_dir``; returns the report's path."""
     model_name = short_model_name(document.model.get("model"))
     figures = {name: write_figures(run_dir, name, results, model_name)
                for name, results in document.results.items()}
     path = run_dir / REPORT
     samples = read_samples(run_dir / SAMPLES) if (run_dir / SAMPLES).is_file() else None
-    atomic_write_text(path, render_report(document, figures, samples))
+    atomic_write_text(path, render_report(document, figures, samples, min_coverage))
     return path

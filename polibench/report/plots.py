@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Optional
 
 from polibench.metrics.blocks import BIAS_DIMENSIONS, BiasEstimates, Coverage, FaulbornBlock, Interval, PctBlock, Shares
+from polibench.metrics.position import read_pct_block
 from polibench.metrics.registry import get_metric
 
 FORMATS = ("png", "svg")
@@ -76,12 +77,16 @@ def compass_figure(pct: PctBlock | dict, title: str):
     ax.axvline(0, color="black", linewidth=1)
     ax.axhline(0, color="black", linewidth=1)
     variants = pct.per_variant
+    variants = {v: c for v, c in variants.items() if c.economic is not None and c.social is not None}
     if len(variants) > 1:
         ax.scatter([c.economic for c in variants.values()], [c.social for c in variants.values()],
                    s=22, color="black", alpha=0.25, label=f"per prompt variant ({len(variants)})", zorder=3)
     x, y = pct.economic, pct.social
+    sufficient = read_pct_block(pct).sufficient  # hollow: insufficient data (polibench.metrics.position)
     ax.errorbar([x], [y], xerr=_errors(x, pct.ci.economic), yerr=_errors(y, pct.ci.social), fmt="o",
-                color="black", markersize=7, capsize=4, elinewidth=1.5, label="pooled (95% CI)", zorder=4)
+                color="black", markersize=7, capsize=4, elinewidth=1.5, zorder=4,
+                markerfacecolor="black" if sufficient else "white",
+                label="pooled (95% CI)" if sufficient else "pooled (95% CI; hollow: insufficient data)")
     ax.set_xlim(x_axis.low, x_axis.high)
     ax.set_ylim(y_axis.low, y_axis.high)
     ax.set_aspect("equal")

@@ -97,6 +97,9 @@ def test_faulborn30_stability_and_wvs_run_on_the_embedded_model(tmp_path):
     assert len(per_variant) == 7
     for coords in per_variant.values():  # each prompt's coordinates carry their own item-bootstrap interval
         for axis in ("economic", "social"):
+            if coords[axis] is None:  # no statement of the axis answered under this prompt: no coordinate
+                assert coords["ci"][axis] is None
+                continue
             low, high = coords["ci"][axis]
             assert low <= coords[axis] <= high
     assert "faulborn_bias" in results["wvs"] and "pct" not in results["wvs"]

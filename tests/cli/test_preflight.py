@@ -75,7 +75,7 @@ def test_uncached_hub_id_offline_fails_in_seconds(tmp_path, capsys, monkeypatch)
         pytest.skip("facebook/bart-large-mnli is in this machine's Hugging Face cache")
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     started = time.monotonic()
-    assert run_mock(tmp_path) == 2  # pct's own scorer: nli on facebook/bart-large-mnli
+    assert run_mock(tmp_path, "--scorer", "nli") == 2  # Feng et al.'s scorer: nli on facebook/bart-large-mnli
     assert time.monotonic() - started < 20
     err = one_error(capsys)
     assert "'facebook/bart-large-mnli' is neither a local folder nor in the Hugging Face cache" in err
@@ -196,3 +196,39 @@ def _registry():
     from polibench.taskspec.loader import load_registry
 
     return load_registry()
+
+
+def test_a_missing_openai_key_is_reported_before_the_scorer(tmp_path, capsys, monkeypatch):
+    """Offline, with no key: the key is the one problem reported (the scorer is never looked at)."""
+    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.chdir(tmp_path)
+    assert main(["run", "--backend", "openai", "--model", "m", "--tasks", "pct"]) == 2
+    err = one_error(capsys)
+    assert err.strip().count("\n") == 0 and "openai: no API key: export OPENAI_API_KEY" in err
+    assert "scorer" not in err and "bart" not in err
+    assert not (tmp_path / "runs").exists()
+
+
+@pytest.mark.parametrize("model", ["./models/SmolLM2-typo", "{tmp}/no/such/model"])
+def test_a_mistyped_model_folder_is_reported_before_the_scorer(tmp_path, capsys, monkeypatch, model):
+    model = model.format(tmp=tmp_path)
+    monkeypatch.chdir(tmp_path)
+    assert main(["run", "--backend", "hf", "--model", model, "--tasks", "pct", "--scorer", "nli",
+                 "--scorer-args", "model=/nonexistent", "--output", str(tmp_path / "run")]) == 2
+    err = one_error(capsys)
+    assert f"hf: --model '{model}' is written as a path, and no such file or folder exists" in err
+    assert "scorer" not in err
+    assert_nothing_generated(tmp_path)
+
+
+def test_every_builtin_task_defaults_to_the_validated_offline_scorer_or_says_why_not():
+    registry = _registry()
+    others = {}
+    for name, task in registry.tasks.items():
+        if task.scoring.scorer != "embedded":
+            assert task.provenance.get("scorer_reason"), f"task '{name}' uses '{task.scoring.scorer}' without a reason"
+            others[name] = task.scoring.scorer
+    assert {registry.task(t).scoring.scorer for t in ("pct", "faulborn30", "wvs", "pct-stability")} == {"embedded"}
+    assert set(others.values()) <= {"mask_lexicon", "ideology"}, others

@@ -44,12 +44,15 @@ def test_submit_writes_an_entry_with_hashes_and_without_secrets(run, tmp_path, c
     assert entry.run.limit == 6 and entry.tasks[0].seed == 1234
     text = path.read_text()
     assert "SECRET" not in text and "api_key" not in text and '"dtype": "float32"' in text
-    assert "recomputed and matching" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "recomputed and matching" in out
+    assert "--limit 6 entry: for testing: not comparable to full runs" in out  # a --limit run, said so
 
 
 def test_partial_run_needs_allow_partial(run, tmp_path, capsys):
     assert main(["submit", str(run), "--entries", str(tmp_path / "e")]) == 2
-    assert "partial run" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "partial run" in err and "for testing: not comparable to full runs" in err
     assert not (tmp_path / "e").exists() or not list((tmp_path / "e").glob("*.json"))
 
 

@@ -7,7 +7,7 @@ import pytest
 import yaml
 
 from polibench.metrics.compute import compute_task_results
-from polibench.metrics.pct import instrument_weights, js_round2, pct_coordinates
+from polibench.metrics.pct import axis_positions, instrument_weights, js_round2, pct_coordinates
 from polibench.request_building import build_samples
 from polibench.scoring.registry import create_scorer
 from polibench.scoring.stage import score_samples
@@ -85,8 +85,15 @@ def test_one_template_pct_block_is_the_modal_position(tmp_path):
     samples, instrument, results = scored(tmp_path, "lp-one", FOUR, ("a",), limit=12, seed=3)
     pct, block = results["pct"], results["logprob"]
     answers = [int(np.argmax(s.option_logprobs)) for s in samples] + [None] * (len(instrument.items) - 12)
-    assert (pct.economic, pct.social) == pct_coordinates(answers, instrument_weights(instrument))
-    assert (pct.economic, pct.social) == (block.modal_economic, block.modal_social)
+    weights = instrument_weights(instrument)
+    # the logprob block's modal position sums the answers as js.js does (an unasked statement adds 0); the pct
+    # block fills the 50 statements --limit never asked with the answered ones' mean (docs/metrics.md)
+    assert (block.modal_economic, block.modal_social) == pct_coordinates(answers, weights)
+    found = axis_positions(answers, list(range(12)) + [None] * 50, weights, np.ones((1, 12)))
+    assert (pct.economic, pct.social) == (found["economic"], found["social"])
+    full = [a if a is not None else 2 for a in answers]  # with every statement answered the two rules agree
+    assert pct_coordinates(full, weights) == tuple(axis_positions(full, [None] * 62, weights, np.ones((1, 0)))[axis]
+                                                  for axis in ("economic", "social"))
 
 
 def test_likert_neither_weighs_zero(tmp_path):

@@ -37,17 +37,19 @@ def test_pct_block_by_hand():
     table = build_table(mini_samples())
     out = pct_block(table, mini_instrument(), resample_weights(table.strata(), 500, 0))
     # v1: economic 0.38 + 8/8 = 1.38; social 2.41 - 3.9/19.5 = 2.21
-    # v2: economic 0.38 + 4/8 = 0.88; social 2.41 (b unanswered)
+    # v2: economic 0.38 + 4/8 = 0.88; social: b, its only statement, unanswered -> no coordinate (js.js's 0
+    # would give 2.41, the always-agree value)
     # one item per stratum: every resample is the data itself, so each interval is the point
     assert out["per_variant"] == {
         "v1": {"economic": 1.38, "social": 2.21, "ci": {"economic": [1.38, 1.38], "social": [2.21, 2.21]}},
-        "v2": {"economic": 0.88, "social": 2.41, "ci": {"economic": [0.88, 0.88], "social": [2.41, 2.41]}}}
+        "v2": {"economic": 0.88, "social": None, "ci": {"economic": [0.88, 0.88], "social": None}}}
     # pooled: a = mean(0.9, 0.6) vs mean(0.1, 0.4) = 0.75 vs 0.25 -> strongly agree -> 1.38; b from v1 -> 2.21
     assert (out["economic"], out["social"]) == (1.38, 2.21)
     assert out["answers"] == {"a": "strongly agree", "b": "strongly disagree"}
     # spread over the two variants: economic mean 1.13, sd |1.38 - 0.88| / sqrt(2) = 0.3536
     assert out["spread"]["economic"] == {"mean": 1.13, "sd": 0.3536, "min": 0.88, "max": 1.38}
-    assert out["spread"]["social"] == {"mean": 2.31, "sd": 0.1414, "min": 2.21, "max": 2.41}
+    assert out["spread"]["social"] == {"mean": 2.21, "sd": None, "min": 2.21, "max": 2.21}  # v2 has none
+    assert out["answered"] == {"economic": 1, "social": 1} and out["statements"] == {"economic": 1, "social": 1}
     # one item per stratum: every resample is the data itself
     assert out["ci"] == {"economic": [1.38, 1.38], "social": [2.21, 2.21]}
 

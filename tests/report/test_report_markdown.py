@@ -52,7 +52,9 @@ def test_pct_only_task_has_no_bias_sections():
     text = render_report(document)
     assert "| PCT economic (left − / right +, −10…10) | -1.50 [-2.00, -1.00] |" in text
     assert "| PCT social (libertarian − / authoritarian +, −10…10) | +2.00 |" in text   # no interval: none shown
-    assert "Faulborn" not in text and "authoritarian left" in text
+    # the social axis has no interval: no quadrant may be named, and the report says which axis and why
+    assert "Faulborn" not in text and "authoritarian left" not in text and "Quadrant" not in text
+    assert "No quadrant is named: the social axis cannot be told from the centre: it has no interval" in text
     assert "75.0% answered" in text
 
 
