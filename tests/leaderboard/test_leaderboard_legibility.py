@@ -76,7 +76,9 @@ def test_one_colour_per_model_on_the_board(entries, index):
     assert set(legend.values()) <= set(PALETTE[:SAFE_COLOURS])
     for model, colour in legend.items():  # each point of the model wears the legend's colour
         points = re.findall(rf'<g class="point[^"]*" [^>]*data-model="{re.escape(model)}"[^>]*>.*?</g>', index)
-        assert points and all(f'fill="{colour}"' in p for p in points), model
+        # solid points are filled with it; hollow ones (insufficient data) are outlined in it (color=)
+        assert points and all((f'fill="{colour}"' in p) != (f'fill="#ffffff" color="{colour}"' in p)
+                              for p in points), model
 
 
 def test_marker_shape_follows_the_channel_and_forcing_is_outlined(entries, index):
