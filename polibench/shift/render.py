@@ -49,6 +49,10 @@ def shift_table(result: ShiftResult) -> str:
              f"interval, {result.settings['resamples']} resamples); p: sign-flip test of no shift over items "
              f"({result.settings['permutations']} flips). PCT: economic + = right, social + = authoritarian; "
              "bias (Faulborn): − = left.", ""]
+    if result.settings.get("design_differences"):
+        lines += ["**The runs did not ask the same way** (compared anyway, `--allow-different-designs`); the paired "
+                  "test assumes they did, so read its p-values with care: "
+                  + "; ".join(result.settings["design_differences"]) + ".", ""]
     for task in dict.fromkeys(c.task for c in result.comparisons):
         lines += [f"## {task}", "", "| run | items | measure | base | run | shift [95% CI] | p |",
                   "|---|---:|---|---:|---:|---|---:|"]

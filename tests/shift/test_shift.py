@@ -38,6 +38,8 @@ def test_shift_table_json_and_figures(tmp_path, capsys):
     assert found[("left", "pct", "economic")]["shift"] < 0
     for name in ("pct_shift_compass.png", "pct_shift_compass.svg", "pct_trajectory.png", "shift.md"):
         assert (out / name).is_file(), name
+    settings = json.loads((out / "shift.json").read_text())["settings"]  # the same design: nothing to override
+    assert settings["allow_different_designs"] is False and settings["design_differences"] == []
 
 
 def persona_run(folder, leans: dict):
@@ -71,6 +73,29 @@ def test_personas_separate_or_say_plainly_they_do_not(tmp_path, capsys):
     assert sep["total"]["shift"] > 0 and sep["total"]["ci"][0] > 0
     assert reports["flat"]["verdict"].startswith("the personas do NOT separate")
     assert "do NOT separate" in capsys.readouterr().out
+
+
+def test_shift_refuses_runs_asked_differently_unless_told(tmp_path, capsys):
+    """Samples per prompt and decoding differ: one error naming both, exit 2, nothing written; the override runs
+    and records the differences in shift.json."""
+    base, other = tmp_path / "base", tmp_path / "other"
+    make_run(base, task="pct", limit=6, samples=2, seed=1, model="base")
+    make_run(other, task="pct", limit=6, samples=3, seed=2, model="other")
+    document = json.loads((other / "results.json").read_text())
+    document["configs"]["pct"]["generation"]["temperature"] = 0.0
+    (other / "results.json").write_text(json.dumps(document))
+    out = tmp_path / "shift"
+    args = ["shift", str(base), str(other), "--output", str(out), "--resamples", "200", "--permutations", "200"]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert err.count("polibench: error:") == 1 and "Traceback" not in err
+    assert "samples per prompt: 2 vs 3" in err and "decoding temperature: " in err and "vs 0.0" in err
+    assert "--allow-different-designs" in err and not out.exists()
+    assert main(args + ["--allow-different-designs"]) == 0
+    settings = json.loads((out / "shift.json").read_text())["settings"]
+    assert settings["allow_different_designs"] is True
+    assert any("samples per prompt: 2 vs 3" in line for line in settings["design_differences"])
+    assert "did not ask the same way" in (out / "shift.md").read_text()
 
 
 @pytest.mark.parametrize("argv, expected", [
