@@ -2,6 +2,8 @@
 
     PYTHONPATH=$PWD python benchmarks/rottger2024_import.py /work/shared/external/rottger2024 \
         --work runs/rottger2024 --entries leaderboard/entries
+    python benchmarks/rottger2024_import.py --table          # the per-model table of docs/channels.md
+    python benchmarks/rottger2024_import.py --parser-check   # explicit single-option answers left unread
 
 For each of the 10 models: write its completions as a polibench import file (item, variant, response, model,
 prompt, task), run ``polibench import`` on every task the model has (rottger-forced, rottger-forced-forcing,
@@ -142,7 +144,7 @@ def print_parser_check(entries_dir: Path) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("source", type=Path)
+    parser.add_argument("source", type=Path, nargs="?", help="the folder of Röttger et al.'s completions (to import)")
     parser.add_argument("--work", type=Path, default=ROOT / "runs" / "rottger2024")
     parser.add_argument("--entries", type=Path, default=ROOT / "leaderboard" / "entries")
     parser.add_argument("--models", help="comma-separated subset of models")
@@ -160,6 +162,8 @@ def main() -> None:
     if args.parser_check:
         print_parser_check(args.entries)
         return
+    if args.source is None:
+        parser.error("give the folder of the completions (SOURCE), or --table / --parser-check")
     per_model = import_rows(args.source)
     if args.fixture:
         write_fixture(per_model)
