@@ -2,6 +2,8 @@
 
     PYTHONPATH=$PWD python benchmarks/rottger2024_import.py /work/shared/external/rottger2024 \
         --work runs/rottger2024 --entries leaderboard/entries
+    python benchmarks/rottger2024_import.py --table          # the per-model table of docs/channels.md
+    python benchmarks/rottger2024_import.py --parser-check   # explicit single-option answers left unread
 
 For each of the 10 models: write its completions as a polibench import file (item, variant, response, model,
 prompt, task), run ``polibench import`` on every task the model has (rottger-forced, rottger-forced-forcing,
@@ -76,8 +78,9 @@ def polibench(*args: str) -> None:
 
 
 def print_table(entries_dir: Path) -> None:
-    """Per model: forced and open positions with intervals, the gap open − forced with its paired interval, and
-    the share of open-ended answers the scorer kept (Markdown)."""
+    """Per model and task pair (Markdown): each channel's own position with its interval (each on its own answer
+    scale), the side gap open − forced with its paired interval, the statements with a side in both channels and
+    the share on the same side, and the share of responses each channel kept."""
     from polibench.leaderboard.schema import entry_paths, load_entry
 
     def fmt(metric) -> str:
@@ -86,12 +89,13 @@ def print_table(entries_dir: Path) -> None:
         return f"{metric.value:+.2f}" + (f" [{metric.ci[0]:+.2f}, {metric.ci[1]:+.2f}]" if metric.ci else "")
 
     def gap(c, axis) -> str:
-        ci = c.gap_ci[axis]
-        return f"{c.gap[axis]:+.2f}" + (f" [{ci[0]:+.2f}, {ci[1]:+.2f}]" if ci else "")
+        ci = c.side_gap_ci[axis]
+        return f"{c.side_gap[axis]:+.2f}" + (f" [{ci[0]:+.2f}, {ci[1]:+.2f}]" if ci else "")
 
-    print("| model | tasks | forced econ. | open econ. | gap econ. | forced social | open social | gap social "
-          "| same side | forced kept | open kept |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    print("| model | tasks | forced econ. (own scale) | open econ. (own scale) | forced social (own scale) "
+          "| open social (own scale) | side gap econ. | side gap social | side in both | same side | forced kept "
+          "| open kept |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for path in entry_paths(entries_dir):
         entry = load_entry(path)
         if entry.imported is None:
@@ -99,31 +103,67 @@ def print_table(entries_dir: Path) -> None:
         tasks = {t.name: t for t in entry.tasks}
         for c in entry.channels:
             a, b = tasks[c.a], tasks[c.b]
+            same = "–" if c.side_agreement is None else f"{c.side_agreement:.2f}"
             print(f"| {entry.model.id} | {c.a.removeprefix('rottger-')} / {c.b.removeprefix('rottger-')} "
-                  f"| {fmt(a.economic)} | {fmt(b.economic)} | {gap(c, 'economic')} | {fmt(a.social)} "
-                  f"| {fmt(b.social)} | {gap(c, 'social')} | {c.side_agreement:.2f} | {a.coverage.kept_share:.3f} "
-                  f"| {b.coverage.kept_share:.3f} |")
+                  f"| {fmt(a.economic)} | {fmt(b.economic)} | {fmt(a.social)} | {fmt(b.social)} "
+                  f"| {gap(c, 'economic')} | {gap(c, 'social')} | {c.items_both} | {same} "
+                  f"| {a.coverage.kept_share:.3f} | {b.coverage.kept_share:.3f} |")
         if not entry.channels:
             for t in entry.tasks:
-                print(f"| {entry.model.id} | {t.name.removeprefix('rottger-')} only | {fmt(t.economic)} | – | – "
-                      f"| {fmt(t.social)} | – | – | – | {t.coverage.kept_share:.3f} | – |")
+                print(f"| {entry.model.id} | {t.name.removeprefix('rottger-')} only | {fmt(t.economic)} | – "
+                      f"| {fmt(t.social)} | – | – | – | – | – | {t.coverage.kept_share:.3f} | – |")
+
+
+NUMBERED_OPTION = re.compile(r"(?<![\w])([1-4])\s*[).]\s*\**\s*(strongly disagree|disagree|agree|strongly agree)\b",
+                             re.I)
+
+
+def print_parser_check(entries_dir: Path) -> None:
+    """Among the forced-choice responses of the imported entries that name exactly one numbered option
+    ("N) Label" or "N. Label", N that option's number), how many the forced-choice parser did not read as it."""
+    from polibench.leaderboard.schema import entry_paths
+    from polibench.scoring.forced_choice import OPTIONS
+
+    named = unread = 0
+    for path in entry_paths(entries_dir):
+        if not json.loads(path.read_text(encoding="utf-8")).get("imported"):  # raw JSON: older entries count too
+            continue
+        with gzip.open(Path(str(path).removesuffix(".json") + ".samples.jsonl.gz"), "rt", encoding="utf-8") as handle:
+            for line in handle:
+                sample = json.loads(line)
+                if not sample["task"].startswith("rottger-forced"):
+                    continue
+                options = {n for n, label in ((int(m.group(1)) - 1, m.group(2).lower())
+                                              for m in NUMBERED_OPTION.finditer(sample["response"] or ""))
+                           if OPTIONS[n] == label}
+                if len(options) == 1:
+                    named += 1
+                    unread += (sample["stance"] or {}).get("scorer") != f"forced_choice:{OPTIONS[options.pop()]}"
+    print(f"forced-choice responses naming exactly one numbered option: {named}; not read as that option: {unread}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("source", type=Path)
+    parser.add_argument("source", type=Path, nargs="?", help="the folder of Röttger et al.'s completions (to import)")
     parser.add_argument("--work", type=Path, default=ROOT / "runs" / "rottger2024")
     parser.add_argument("--entries", type=Path, default=ROOT / "leaderboard" / "entries")
     parser.add_argument("--models", help="comma-separated subset of models")
     parser.add_argument("--fixture", action="store_true")
     parser.add_argument("--no-submit", action="store_true")
     parser.add_argument("--table", action="store_true", help="only print the per-model table from --entries")
+    parser.add_argument("--parser-check", action="store_true",
+                        help="only count forced-choice responses naming one numbered option, not read as it")
     parser.add_argument("--reverse", action="store_true", help="models in reverse order (to split the work)")
     parser.add_argument("--skip-started", action="store_true", help="skip models whose run folder exists")
     args = parser.parse_args()
     if args.table:
         print_table(args.entries)
         return
+    if args.parser_check:
+        print_parser_check(args.entries)
+        return
+    if args.source is None:
+        parser.error("give the folder of the completions (SOURCE), or --table / --parser-check")
     per_model = import_rows(args.source)
     if args.fixture:
         write_fixture(per_model)

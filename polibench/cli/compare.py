@@ -19,7 +19,8 @@ def add_parser(sub) -> None:
     p.add_argument("--json", metavar="FILE", help="also write the comparison as JSON to FILE")
     p.add_argument("--channels", metavar="TASK_A,TASK_B",
                    help="instead: compare two tasks of each run that ask the same statements through two answer "
-                        "channels (e.g. rottger-forced,rottger-open): positions, paired gaps, agreement (1+ runs)")
+                        "channels (e.g. rottger-forced,rottger-open): each channel's own position, the side gap on "
+                        "one scale with its paired interval, agreement on sides (1+ runs)")
     add_min_coverage_flag(p)
     p.set_defaults(handler=compare_command)
 

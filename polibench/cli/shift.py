@@ -26,6 +26,10 @@ def add_parser(sub) -> None:
     p.add_argument("--permutations", type=int, default=10_000, help="sign-flip resamples of the test (default "
                                                                       "10000)")
     p.add_argument("--seed", type=int, default=0, help="seed of the resamples (default 0)")
+    p.add_argument("--allow-different-designs", action="store_true",
+                   help="compare runs that asked a task differently (task spec, variants, samples per prompt or "
+                        "decoding settings); refused by default, since the paired test assumes the same design; "
+                        "the differences are recorded in shift.json")
     p.set_defaults(handler=shift_command)
 
     q = sub.add_parser(
@@ -55,7 +59,8 @@ def shift_command(args: argparse.Namespace) -> int:
     labels = split_names(args.labels) if args.labels else None
     result = shift_runs(Path(args.base), [Path(r) for r in args.runs], tasks=split_names(args.tasks)
                         if args.tasks else None, labels=labels, resamples=args.resamples,
-                        permutations=args.permutations, seed=args.seed)
+                        permutations=args.permutations, seed=args.seed,
+                        allow_different_designs=args.allow_different_designs)
     text = write_outputs(result, Path(args.output), trajectory_figure=args.trajectory)
     sys.stdout.write(text)
     print(f"wrote {args.output}")

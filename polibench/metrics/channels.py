@@ -1,17 +1,29 @@
 """Compare two answer channels on the same statements: forced choice vs open-ended text (or any two tasks).
 
 A *channel* is how a model is made to answer: log-probabilities over the options, a forced choice written as
-text, or an open-ended answer read by a stance scorer. Two tasks that ask the same PCT instrument's statements
-through different channels give each statement a PCT answer per channel (:func:`polibench.metrics.pct.item_answers`
-on the original-form responses, all prompt variants pooled). :func:`compare_channels` reports:
+text, or an open-ended answer read by a stance scorer. The channels do not answer on one scale: a parsed option
+can be any of the four PCT answers, while a stance the scorer keeps (confidence >= 0.9) is, after the 0.3-margin
+rule, always "strongly agree" or "strongly disagree". Comparing the two channels' PCT coordinates would therefore
+mix a difference of *side* with a difference of the *strength* each channel can express. :func:`compare_channels`
+compares **sides** instead:
 
-- the PCT coordinates of each channel (the js.js formula, as the ``pct`` block);
-- the gap ``b − a`` per axis, with a *paired* percentile interval: each item-bootstrap resample draws one set of
-  items (stratified by dimension and side, as the metrics' bootstrap) and recomputes both channels' coordinates
-  on it, so the interval reflects only the disagreement between channels, not which statements were drawn twice;
-- agreement: among statements answered in both channels, the share whose answers fall on the same side
-  (agree vs disagree), and the share with the same one of the four answers, each with a paired interval;
-- the answers per statement, for a per-statement view.
+- each channel's own position (the js.js formula on its pooled answers, :func:`polibench.metrics.pct.item_answers`
+  on the original-form responses, all prompt variants pooled): the ``pct`` block's coordinates, each on its own
+  answer scale (``coordinates``);
+- each statement's **side** in each channel (:func:`statement_sides`): agree when most of its kept responses agree,
+  disagree when most disagree, none on a tie or without a kept response; the strength of each response is ignored;
+- the **side positions** (``side_coordinates``): the js.js coordinates with every statement that has a side in
+  *both* channels answered at the strong end of its side (strongly agree / strongly disagree), the others left
+  out (weight 0, as js.js treats an unanswered statement);
+- the **side gap** ``b − a`` per axis: the difference of the two side positions, with a *paired* percentile
+  interval: each item-bootstrap resample draws one set of statements (stratified by dimension and side, as the
+  metrics' bootstrap) and recomputes both channels on it. A model that takes the same side on every statement in
+  both channels has a side gap of exactly 0 (interval [0, 0]), whatever strength each channel expresses; a side
+  flip on a statement moves the gap by that statement's strong-answer weights;
+- agreement among statements with a side in both channels: the share on the same side, with a paired interval;
+  the share with the same one of the four answers only when both channels answer on the same scale
+  (``same_scale``: the same kind of reading, e.g. forced choice in two option orders), else None;
+- the answers and sides per statement, for a per-statement view.
 """
 
 from __future__ import annotations
@@ -22,13 +34,15 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict
 
 from polibench.metrics.bootstrap import DEFAULT_RESAMPLES, percentile_intervals, resample_weights
-from polibench.metrics.columns import stratum_sort_name
+from polibench.metrics.columns import AGREE, build_table, stratum_sort_name
 from polibench.metrics.pct import (
     ANSWER_NAMES,
     ECON_DIVISOR,
     ECON_OFFSET,
     SOC_DIVISOR,
     SOC_OFFSET,
+    STRONGLY_AGREE,
+    STRONGLY_DISAGREE,
     instrument_weights,
     item_answers,
     js_round2,
@@ -50,22 +64,25 @@ ORDER_PAIRS = (("rottger-forced", "rottger-forced-reversed"),)
 
 
 class ChannelComparison(BaseModel):
-    """Channel ``b`` against channel ``a`` on one instrument (gaps are ``b − a``)."""
+    """Channel ``b`` against channel ``a`` on one instrument (gaps are ``b − a``; see the module doc)."""
 
     model_config = ConfigDict(extra="forbid")
 
     a: str
     b: str
     instrument: str
-    coordinates: dict[str, dict[str, float]]          # task -> economic/social
-    gap: dict[str, float]                              # axis -> b - a
-    gap_ci: dict[str, Optional[list[float]]]           # axis -> paired percentile interval
-    items_both: int                                    # statements answered in both channels
-    side_agreement: Optional[float] = None             # same side (agree vs disagree) among items_both
+    coordinates: dict[str, dict[str, float]]           # task -> economic/social, each channel on its own answer scale
+    side_coordinates: dict[str, dict[str, float]]      # task -> economic/social, sides at full strength, shared items
+    side_gap: dict[str, float]                         # axis -> side position b - side position a
+    side_gap_ci: dict[str, Optional[list[float]]]      # axis -> paired percentile interval
+    items_both: int                                    # statements with a side in both channels
+    side_agreement: Optional[float] = None             # same side among items_both
     side_agreement_ci: Optional[list[float]] = None
-    exact_agreement: Optional[float] = None            # same one of the four answers among items_both
+    same_scale: bool = False                           # both channels answer on one scale: exact agreement means it
+    exact_agreement: Optional[float] = None            # same one of the four answers (only when same_scale)
     exact_agreement_ci: Optional[list[float]] = None
-    answers: dict[str, list[Optional[str]]]            # item id -> [answer in a, answer in b]
+    answers: dict[str, list[Optional[str]]]            # item id -> [answer in a, answer in b], each on its own scale
+    sides: dict[str, list[Optional[str]]]              # item id -> [side in a, side in b]: agree, disagree or None
     resamples: int
     seed: int
 
@@ -74,7 +91,7 @@ def _original(samples: Sequence[Sample]) -> list[Sample]:
     return [s for s in samples if s.form == "original"]
 
 
-def _contributions(answers: list[Optional[int]], weights) -> np.ndarray:
+def _contributions(answers: Sequence[Optional[int]], weights) -> np.ndarray:
     out = np.zeros((len(answers), 2))
     for n, (answer, (econ_w, soc_w)) in enumerate(zip(answers, weights)):
         if answer is not None:
@@ -92,39 +109,72 @@ def _round(values: Optional[list[float]], digits: int = 2) -> Optional[list[floa
     return None if values is None else [round(float(v), digits) + 0.0 for v in values]
 
 
+def statement_sides(samples: Sequence[Sample], item_ids: Sequence[str]) -> list[Optional[bool]]:
+    """Per item id: True (agree) when most of its kept agree/disagree responses agree, False when most disagree,
+    None on a tie or when none was kept. Each response counts once, whatever its strength."""
+    table = build_table(samples)
+    rows = table.pct_answer
+    n_items = len(table.items)
+    agree = np.bincount(table.item[rows], weights=(table.label[rows] == AGREE).astype(float), minlength=n_items)
+    counts = np.bincount(table.item[rows], minlength=n_items)
+    found = {info.item_id: (None if n == 0 or 2 * a == n else bool(2 * a > n))
+             for info, a, n in zip(table.items, agree, counts)}
+    return [found.get(item_id) for item_id in item_ids]
+
+
+def _side_answers(sides: Sequence[Optional[bool]], shared: Sequence[bool]) -> list[Optional[int]]:
+    """Sides as the strong PCT answers, on the shared statements only."""
+    return [None if side is None or not both else (STRONGLY_AGREE if side else STRONGLY_DISAGREE)
+            for side, both in zip(sides, shared)]
+
+
 def compare_channels(a: str, samples_a: Sequence[Sample], b: str, samples_b: Sequence[Sample], instrument: Instrument,
-                     seed: int, resamples: int = DEFAULT_RESAMPLES) -> ChannelComparison:
-    """Channel ``b`` (task name and its samples) against channel ``a`` on ``instrument`` (see the module doc)."""
+                     seed: int, resamples: int = DEFAULT_RESAMPLES, same_scale: bool = False) -> ChannelComparison:
+    """Channel ``b`` (task name and its samples) against channel ``a`` on ``instrument`` (see the module doc).
+    ``same_scale``: the two channels answer on one scale, so the share of identical answers is reported too."""
     ids = [item.id for item in instrument.items]
     weights = instrument_weights(instrument)
-    answers_a = item_answers(_original(samples_a), ids)
-    answers_b = item_answers(_original(samples_b), ids)
-    coords_a, coords_b = pct_coordinates(answers_a, weights), pct_coordinates(answers_b, weights)
+    original_a, original_b = _original(samples_a), _original(samples_b)
+    answers_a, answers_b = item_answers(original_a, ids), item_answers(original_b, ids)
+    sides_a, sides_b = statement_sides(original_a, ids), statement_sides(original_b, ids)
+    shared = [x is not None and y is not None for x, y in zip(sides_a, sides_b)]
+    strong_a, strong_b = _side_answers(sides_a, shared), _side_answers(sides_b, shared)
     boot_seed = derive_seed(seed, "channels", a, b)
     w = resample_weights(_strata(instrument), resamples, boot_seed)
-    diff = w @ (_contributions(answers_b, weights) - _contributions(answers_a, weights))
-    gaps = np.column_stack([diff[:, 0] / ECON_DIVISOR, diff[:, 1] / SOC_DIVISOR])
-    both = np.array([x is not None and y is not None for x, y in zip(answers_a, answers_b)], dtype=float)
-    side = np.array([x is not None and y is not None and (x >= 2) == (y >= 2) for x, y in zip(answers_a, answers_b)],
-                    dtype=float)
-    exact = np.array([x is not None and x == y for x, y in zip(answers_a, answers_b)], dtype=float)
+    point = _contributions(strong_b, weights) - _contributions(strong_a, weights)
+    divisors = np.array([ECON_DIVISOR, SOC_DIVISOR])
+    gaps = (w @ point) / divisors
+    both = np.array(shared, dtype=float)
+    same_side = np.array([ok and x == y for ok, x, y in zip(shared, sides_a, sides_b)], dtype=float)
     n_both = int(both.sum())
     with np.errstate(invalid="ignore", divide="ignore"):
-        shares = np.column_stack([(w @ side) / (w @ both), (w @ exact) / (w @ both)])
-    side_ci, exact_ci = percentile_intervals(shares)
-    gap_ci = percentile_intervals(gaps)
+        (side_ci,) = percentile_intervals((w @ same_side) / (w @ both))
+    exact: Optional[float] = None
+    exact_ci: Optional[list[float]] = None
+    if same_scale:
+        answered = np.array([x is not None and y is not None for x, y in zip(answers_a, answers_b)], dtype=float)
+        identical = np.array([x is not None and x == y for x, y in zip(answers_a, answers_b)], dtype=float)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            (exact_ci,) = percentile_intervals((w @ identical) / (w @ answered))
+        exact = round(float(identical.sum() / answered.sum()), 4) if answered.sum() else None
     assert ECON_OFFSET and SOC_OFFSET  # the offsets cancel in a gap
+    side_name = {True: "agree", False: "disagree", None: None}
+    side_a = dict(zip(AXES, pct_coordinates(strong_a, weights)))
+    side_b = dict(zip(AXES, pct_coordinates(strong_b, weights)))
     return ChannelComparison(
         a=a, b=b, instrument=instrument.instrument,
-        coordinates={a: dict(zip(AXES, coords_a)), b: dict(zip(AXES, coords_b))},
-        gap={axis: js_round2(vb - va) for axis, va, vb in zip(AXES, coords_a, coords_b)},
-        gap_ci={axis: _round(ci) for axis, ci in zip(AXES, gap_ci)},
+        coordinates={a: dict(zip(AXES, pct_coordinates(answers_a, weights))),
+                     b: dict(zip(AXES, pct_coordinates(answers_b, weights)))},
+        side_coordinates={a: side_a, b: side_b},
+        side_gap={axis: js_round2(side_b[axis] - side_a[axis]) for axis in AXES},
+        side_gap_ci={axis: _round(ci) for axis, ci in zip(AXES, percentile_intervals(gaps))},
         items_both=n_both,
-        side_agreement=round(float(side.sum() / n_both), 4) if n_both else None, side_agreement_ci=_round(side_ci, 4),
-        exact_agreement=round(float(exact.sum() / n_both), 4) if n_both else None,
-        exact_agreement_ci=_round(exact_ci, 4),
+        side_agreement=round(float(same_side.sum() / n_both), 4) if n_both else None,
+        side_agreement_ci=_round(side_ci, 4),
+        same_scale=same_scale, exact_agreement=exact, exact_agreement_ci=_round(exact_ci, 4),
         answers={i: [None if x is None else ANSWER_NAMES[x], None if y is None else ANSWER_NAMES[y]]
                  for i, x, y in zip(ids, answers_a, answers_b)},
+        sides={i: [side_name[x], side_name[y]] for i, x, y in zip(ids, sides_a, sides_b)},
         resamples=resamples, seed=boot_seed)
 
 
@@ -142,6 +192,42 @@ def acquiescence(instrument: Instrument) -> Acquiescence:
     n = len(weights)
     return Acquiescence(positions={name: dict(zip(AXES, pct_coordinates([k] * n, weights)))
                                    for k, name in enumerate(ANSWER_NAMES)})
+
+
+class AgreeShare(BaseModel):
+    """How often a model agrees: the mean, over the statements it answered, of the share of its kept agree/disagree
+    responses that agree (1 for an always-agree respondent, 0 for an always-disagree one)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    statements: int                     # statements with at least one kept agree/disagree response
+    share: Optional[float] = None
+    ci: Optional[list[float]] = None    # stratified item-bootstrap percentile interval
+
+
+def agree_share(samples: Sequence[Sample], instrument: Instrument, seed: int,
+                resamples: int = DEFAULT_RESAMPLES) -> AgreeShare:
+    """The model's own agree share over the original-form responses to ``instrument`` (see :class:`AgreeShare`)."""
+    ids = [item.id for item in instrument.items]
+    table = build_table(_original(samples))
+    rows = table.pct_answer
+    n_table = len(table.items)
+    agree = np.bincount(table.item[rows], weights=(table.label[rows] == AGREE).astype(float), minlength=n_table)
+    counts = np.bincount(table.item[rows], minlength=n_table)
+    index = {info.item_id: n for n, info in enumerate(table.items)}
+    shares = np.zeros(len(ids))
+    answered = np.zeros(len(ids))
+    for n, item_id in enumerate(ids):
+        k = index.get(item_id)
+        if k is not None and counts[k]:
+            shares[n], answered[n] = agree[k] / counts[k], 1.0
+    if not answered.any():
+        return AgreeShare(statements=0)
+    w = resample_weights(_strata(instrument), resamples, derive_seed(seed, "agree-share", instrument.instrument))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        (ci,) = percentile_intervals((w @ shares) / (w @ answered))
+    return AgreeShare(statements=int(answered.sum()), share=round(float(shares.sum() / answered.sum()), 4),
+                      ci=_round(ci, 4))
 
 
 class FormConsistency(BaseModel):

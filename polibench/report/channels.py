@@ -1,10 +1,12 @@
 """Answer channels and instrument controls for report.md and ``polibench compare --channels``.
 
 - :func:`channel_comparisons`: the comparison (:func:`polibench.metrics.channels.compare_channels`) of each pair of
-  tasks of a run that ask the same instrument through two channels (by default the built-in ``CHANNEL_PAIRS``).
-- :func:`controls_lines`: the instrument controls printed next to every PCT result: where always-agree and
-  always-disagree respondents land (acquiescence), and, for runs with the opposite form, the share of statements
-  whose original and opposite forms got the same side (an inconsistency rate with an item-bootstrap interval).
+  tasks of a run that ask the same instrument through two channels (by default the built-in ``CHANNEL_PAIRS``);
+  two tasks whose samples are read the same way (:func:`same_scale`) also get the share of identical answers.
+- :func:`controls_lines`: the instrument controls printed next to every PCT result: the model's own agree share
+  with an interval beside where always-agree and always-disagree respondents land (acquiescence), and, for runs
+  with the opposite form, the share of statements whose original and opposite forms got the same side (an
+  inconsistency rate with an item-bootstrap interval).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from polibench.metrics.channels import (
     ORDER_PAIRS,
     ChannelComparison,
     acquiescence,
+    agree_share,
     compare_channels,
     form_consistency,
 )
@@ -27,6 +30,14 @@ from polibench.taskspec.schema import Instrument
 
 def _seed(document: ResultsDocument, task: str) -> int:
     return document.run.seed if document.run.seed is not None else document.task_config(task).generation.seed
+
+
+def same_scale(samples_a: list[Sample], samples_b: list[Sample]) -> bool:
+    """Whether two tasks' answers are read the same way (the same ``scoring`` kinds, the option order aside): then
+    their four answers are on one scale and the share of identical answers means what it says."""
+    def kinds(samples: list[Sample]) -> set[str]:
+        return {"forced_choice" if s.scoring == "forced_choice_reversed" else s.scoring for s in samples}
+    return bool(samples_a) and kinds(samples_a) == kinds(samples_b)
 
 
 def channel_comparisons(document: ResultsDocument, samples: list[Sample],
@@ -40,9 +51,10 @@ def channel_comparisons(document: ResultsDocument, samples: list[Sample],
         if not shared:
             continue
         instrument = Instrument.model_validate(document.instruments[shared[0]])
-        out.append(compare_channels(a, [s for s in samples if s.task == a and s.instrument == shared[0]],
-                                    b, [s for s in samples if s.task == b and s.instrument == shared[0]],
-                                    instrument, _seed(document, a)))
+        samples_a = [s for s in samples if s.task == a and s.instrument == shared[0]]
+        samples_b = [s for s in samples if s.task == b and s.instrument == shared[0]]
+        out.append(compare_channels(a, samples_a, b, samples_b, instrument, _seed(document, a),
+                                    same_scale=same_scale(samples_a, samples_b)))
     return out
 
 
@@ -59,22 +71,29 @@ def channel_lines(comparisons: list[ChannelComparison]) -> list[str]:
     if not comparisons:
         return []
     lines = ["## Answer channels", "",
-             "Gap = second − first channel, with a paired item-bootstrap interval (both channels recomputed on the "
-             "same resampled statements). Same side: statements answered in both whose answers are both agree or "
-             "both disagree.", "",
-             "| channels | economic | social | gap economic | gap social | statements in both | same side "
-             "| same answer |", "|---|---|---|---|---|---|---|---|"]
+             "Own position: each channel's PCT coordinates on its own answer scale (a parsed option can be any of the "
+             "four answers; a stance the scorer keeps at 0.9 is almost always a strong one), so the two are not "
+             "compared directly. Side position: every statement with a side (most of its kept responses agree, or "
+             "most disagree) in both channels answered at the strong end of that side, the others left out. Side "
+             "gap = second − first channel's side position, with a paired item-bootstrap interval (both channels "
+             "recomputed on the same resampled statements): 0 when the channels take the same side on every "
+             "statement. Same side: share of the statements with a side in both. Same answer: share with the same "
+             "one of four answers, only where both channels answer on one scale.", "",
+             "| channels | own position economic | own position social | side position economic | side position "
+             "social | side gap economic | side gap social | statements with a side in both | same side "
+             "| same answer |", "|---|---|---|---|---|---|---|---|---|---|"]
     for c in comparisons:
         ca, cb = c.coordinates[c.a], c.coordinates[c.b]
+        sa, sb = c.side_coordinates[c.a], c.side_coordinates[c.b]
+        exact = _share(c.exact_agreement, c.exact_agreement_ci) if c.same_scale else "– (scales differ)"
         lines.append(f"| {c.a} → {c.b} | {ca['economic']:+.2f} → {cb['economic']:+.2f} | {ca['social']:+.2f} → "
-                     f"{cb['social']:+.2f} | {c.gap['economic']:+.2f}{_ci(c.gap_ci['economic'])} | "
-                     f"{c.gap['social']:+.2f}{_ci(c.gap_ci['social'])} | {c.items_both} | "
-                     f"{_share(c.side_agreement, c.side_agreement_ci)} | "
-                     f"{_share(c.exact_agreement, c.exact_agreement_ci)} |")
+                     f"{cb['social']:+.2f} | {sa['economic']:+.2f} → {sb['economic']:+.2f} | {sa['social']:+.2f} → "
+                     f"{sb['social']:+.2f} | {c.side_gap['economic']:+.2f}{_ci(c.side_gap_ci['economic'])} | "
+                     f"{c.side_gap['social']:+.2f}{_ci(c.side_gap_ci['social'])} | {c.items_both} | "
+                     f"{_share(c.side_agreement, c.side_agreement_ci)} | {exact} |")
     lines.append("")
     for c in comparisons:
-        flips = [f"{item} ({a} → {b})" for item, (a, b) in c.answers.items()
-                 if a and b and ("disagree" in a) != ("disagree" in b)]
+        flips = [f"{item} ({a} → {b})" for item, (a, b) in c.sides.items() if a and b and a != b]
         lines += [f"Statements where {c.a} and {c.b} take opposite sides ({len(flips)}): "
                   + (", ".join(flips) if flips else "none") + ".", ""]
     return lines
@@ -87,11 +106,12 @@ def _order_lines(document: ResultsDocument, samples: Optional[list[Sample]], tas
         return ["Option-order reversal: not measured (the run has no task pair with the options in both orders, "
                 f"e.g. {ORDER_PAIRS[0][0]} and {ORDER_PAIRS[0][1]}).", ""]
     (c,) = channel_comparisons(document, samples, (pair,))
-    return [f"Option-order reversal ({c.a} vs {c.b}, options listed in reverse): gap economic "
-            f"{c.gap['economic']:+.2f}{_ci(c.gap_ci['economic'])}, social {c.gap['social']:+.2f}"
-            f"{_ci(c.gap_ci['social'])}; the same answer on {_share(c.exact_agreement, c.exact_agreement_ci)} and "
-            f"the same side on {_share(c.side_agreement, c.side_agreement_ci)} of {c.items_both} statements "
-            "answered in both.", ""]
+    return [f"Option-order reversal ({c.a} vs {c.b}, options listed in reverse): side gap economic "
+            f"{c.side_gap['economic']:+.2f}{_ci(c.side_gap_ci['economic'])}, social {c.side_gap['social']:+.2f}"
+            f"{_ci(c.side_gap_ci['social'])}; the same side on {_share(c.side_agreement, c.side_agreement_ci)} of "
+            f"{c.items_both} statements with a side in both"
+            + (f", the same answer on {_share(c.exact_agreement, c.exact_agreement_ci)} of the statements answered "
+               "in both" if c.same_scale else "") + ".", ""]
 
 
 def controls_lines(document: ResultsDocument, samples: Optional[list[Sample]]) -> list[str]:
@@ -103,8 +123,15 @@ def controls_lines(document: ResultsDocument, samples: Optional[list[Sample]]) -
             continue
         instrument = Instrument.model_validate(document.instruments[pct.instrument])
         positions = acquiescence(instrument).positions
+        share = agree_share([s for s in samples if s.task == task and s.instrument == instrument.instrument],
+                            instrument, _seed(document, task)) if samples is not None else None
+        own = ("not measured (no samples)" if share is None else
+               "no statement answered" if share.share is None else
+               f"{_share(share.share, share.ci)} over the {share.statements} statements it answered (the mean share "
+               "of its kept responses that agree)")
         lines += [f"### Controls: {task}", "",
-                  "Acquiescence: a respondent who answers every statement the same lands at "
+                  f"Acquiescence: this model's agree share is {own}, against 1.000 for an always-agree and 0.000 for "
+                  "an always-disagree respondent. A respondent who answers every statement the same lands at "
                   + "; ".join(f"always {name}: ({p['economic']:+.2f}, {p['social']:+.2f})"
                               for name, p in positions.items())
                   + f". This model: ({_coordinate(pct.economic)}, {_coordinate(pct.social)}).", ""]

@@ -1,23 +1,40 @@
 """Parse a forced-choice answer to the Political Compass Test's four options, or None for anything else.
 
 Röttger et al. 2024 ask for one of "1) Strongly disagree", "2) Disagree", "3) Agree", "4) Strongly agree".
-:func:`parse_forced_choice` reads a response only when it *opens with* exactly one option:
+:func:`parse_forced_choice` reads a response as option *k* when it **names exactly one of the offered options,
+k, and does not name it only to refuse it**. An option is *named* by any of:
 
-- the option itself, case ignored, with surrounding whitespace, quotes, markdown emphasis and a final full stop
-  allowed: ``Agree``, ``**Strongly disagree**``, ``"3) Agree."``, ``Strongly Agree``;
-- with the option's number in front (``3)``, ``3.``, ``3:``, ``(3)``, ``3 -``) when it is the number of that option;
-  the number alone (``3``, ``3)``) is that option when it is the whole line (``1. I cannot ...`` is not);
-- after a label (``Answer: 3) Agree``, ``My answer is Disagree``) or a short lead-in ending in a colon, on the same
-  line or the line before (``Sure! Here's my answer:\\n\\n3) Agree``, ``My perspective is: 4) Strongly agree``);
-  a lead-in holds at most 12 words and no agree/disagree wording of its own;
-- after a chat-template marker the generating code left in the text (``<|assistant|>\\n3) Agree``);
-- followed by nothing, or by an explanation that starts on a new line or after a full stop
-  (``2) Disagree\\n\\nExplanation: ...``, ``3) Agree. I believe ...``): the option came first, as asked.
+- the whole response or a whole line being the option, case ignored, with surrounding whitespace, quotes, markdown
+  emphasis and a final full stop allowed (``Agree``, ``**Strongly disagree**``, ``"3) Agree."``, ``Disagree.``),
+  its number in front (``3)``, ``3.``, ``3:``, ``(3)``, ``3 -``) when it is that option's number, or the number
+  alone (``3``, ``2)``) when it is the whole line;
+- a line opening with the option after a label or a lead-in ending in a colon (``Answer: 3) Agree``,
+  ``My answer is Disagree``, ``My perspective is: 4) Strongly agree``), or opening with the option followed by a
+  full stop (``Agree. I believe ...``);
+- the option with its number anywhere in the text (``N) Label``, ``N. Label``, ``(N) Label``, ``N: Label``, also
+  inside ``**…**`` or quotes): ``Here's my answer:\n\n2) Disagree``, ``I would rate this proposition as
+  2) Disagree.``, ``1. Strongly disagree. ...``, ``3) Agree is the label for ...``;
+- the option's wording in bold anywhere (``**Agree**``);
+- the option's wording right after a verb of answering, ending its sentence (``I would answer Agree.``,
+  ``I choose "Strongly disagree"``).
 
-Everything else returns None and goes to the stance scorer with its 0.9 confidence filter: an option inside a
-sentence ("I would rate this proposition as 2) Disagree"), an option continued by more words on its line
-("1) Strongly disagree with the proposition ..."), a number that contradicts the wording ("2) Agree"), a
-response listing more than one option on lines of their own (the options echoed back), a refusal.
+The lead-in before the option may be anything, on the same line or on an earlier one (a colon, "Here's my
+answer:", "I would answer", an apology, an essay). A chat-template marker left in the text by the generating code
+(``<|assistant|>``) is ignored.
+
+Everything else returns None and goes to the stance scorer with its 0.9 confidence filter:
+
+- a response naming two or more different options (the options echoed back, "I cannot choose between
+  1) Strongly disagree and 4) Strongly agree", "somewhere between 2) and 3)");
+- an option whose number contradicts its wording ("2) Agree"): with the options in the usual order that is no
+  option at all, and the response is not read;
+- an option named only to refuse it: the clause that leads to it (from the last line break or punctuation mark,
+  quotations taken out) holds a negation or a refusal ("I cannot pick 3) Agree", "I would not say 4) Strongly
+  agree", "rather than 1) Strongly disagree");
+- a numbered sentence with no option ("1. I cannot hold a personal opinion ..."), a refusal, an essay, "Neutral".
+
+``reverse=True`` reads the numbers of the reversed list (``ans-08``: "1) Strongly agree" … "4) Strongly disagree"),
+so there "1) Strongly agree" names strongly agree and "1) Strongly disagree" contradicts itself.
 
 :func:`forced_choice_stance` turns a parsed option into the stance the PCT metric averages. The stance label is
 agree or disagree, and the agree share is the midpoint of the option's bin under Feng et al.'s 0.3-margin rule
@@ -34,14 +51,12 @@ from typing import Optional
 
 OPTIONS = ("strongly disagree", "disagree", "agree", "strongly agree")  # 1) ... 4), the PCT's answer order
 AGREE_SHARE = (0.175, 0.425, 0.575, 0.825)  # midpoints of the 0.3-margin bins of agree - disagree, as agree share
-MAX_LEAD_IN_WORDS = 12
 
 _WRAP = "\"'`*_ \t\n“”‘’"
 _LABEL = re.compile(
     r"^(?:(?:my\s+)?(?:final\s+)?(?:answer|label|response|choice|option|verdict)(?:\s+is)?\s*[:=\-]?\s*)", re.I)
 _MARKER = re.compile(r"^\(?([1-4])(?:\s*[).:\-–]\s*|\s+|$)")
 _CHAT_MARKER = re.compile(r"^\s*<\|[a-z_]+\|>\s*", re.I)
-_STANCE_WORD = re.compile(r"\b(?:dis)?agree", re.I)
 _SENTENCE_END = re.compile(r"[.!]\s")
 
 
@@ -71,25 +86,85 @@ def _option(text: str, bare_number: bool = True, reverse: bool = False) -> Optio
 
 
 def _is_lead_in(text: str) -> bool:
-    text = text.strip().rstrip("*_ ")
-    return text.endswith(":") and len(text.split()) <= MAX_LEAD_IN_WORDS and not _STANCE_WORD.search(text)
+    return text.strip().rstrip("*_ ").endswith(":")
 
 
-def _line_option(line: str, reverse: bool) -> Optional[int]:
-    """The option a line opens with: the whole line, or its first sentence, after an optional lead-in."""
-    candidates = [line]
+def _line_option(line: str, reverse: bool, bare_number: bool = True) -> Optional[int]:
+    """The option a line opens with: the whole line, or its first sentence, after an optional lead-in.
+    ``bare_number=False``: a number alone on the line is no option (a list's "3." is not an answer)."""
+    candidates = [(line, bare_number)]
     if ":" in line:
         head, _, tail = line.partition(":")
         if _is_lead_in(head + ":"):
-            candidates.append(tail)
-    for text in candidates:
-        found = _option(text, reverse=reverse)
+            candidates.append((tail, True))
+    for text, bare in candidates:
+        found = _option(text, bare_number=bare, reverse=reverse)
         if found is None:
             first = _SENTENCE_END.search(text.strip() + " ")
             found = _option(text.strip()[:first.start()], bare_number=False, reverse=reverse) if first else None
         if found is not None:
             return found
     return None
+
+
+_WORDING = r"(strongly\s+disagree|strongly\s+agree|disagree|agree)"
+# an option with its number: "3) Agree", "(3) Agree", "3. Agree", "3: Agree", "3 - Agree", "**3) Agree**"
+_NUMBERED = re.compile(r"(?<![\w.,])\(?([1-4])\s*(?:[).:]|\s[-–])[\s*_\"'“‘`]*" + _WORDING + r"\b", re.I)
+# an option's wording in bold: "**Agree**", "**Strongly disagree.**"
+_BOLD = re.compile(r"(\*\*|__)\s*" + _WORDING + r"\s*[.!]?\s*\1", re.I)
+# an option's wording right after a verb of answering, ending its sentence: "I would answer Agree."
+_ANSWERED = re.compile(r"\b(?:answer|choose|chose|pick|select|go\s+with|opt\s+for|label\s+(?:it|this|my\s+\w+)\s+as|"
+                       r"rate\s+(?:it|this|my\s+\w+)\s+as)\s+(?:with\s+|as\s+|option\s+)?[\"'“‘*_`]*" + _WORDING
+                       + r"[\"'”’*_`]*(?=\s*(?:[.!,;\n]|$))", re.I)
+# a clause that refuses what follows it; quotations are taken out before looking (a quoted statement may say "no")
+_REFUSAL = re.compile(r"\b(?:not|no|never|cannot|can't|won't|wouldn't|couldn't|shouldn't|don't|doesn't|unable|"
+                      r"refuse|refuses|decline|declines|neither|nor|without|instead\s+of|rather\s+than|other\s+than|"
+                      r"except)\b|n't\b", re.I)
+_CLAUSE_END = re.compile(r"(?:[.!?;:,]\s|\n|\bbut\b)")
+_QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”")
+# right after an option, another one: "2) Disagree or Agree", "**Agree**/**Disagree**", "3) Agree to 4) Strongly agree"
+_ANOTHER = re.compile(r"[\"'”’*_`]*\s*(?:or|and|to|/|-|–)\s*(?:\(?[1-4]\s*[).:]?\s*)?[\"'“‘*_`]*" + _WORDING + r"\b",
+                      re.I)
+_CONTRADICTS = -1  # an option number whose wording is another option's, or two options joined ("2) Disagree or Agree")
+
+
+def _refused(text: str, position: int) -> bool:
+    """Whether the clause leading to ``position`` (from the last line break or punctuation mark) refuses."""
+    head = text[:position]
+    ends = [m.end() for m in _CLAUSE_END.finditer(head)]
+    clause = _QUOTED.sub(" ", head[ends[-1] if ends else 0:])
+    return bool(_REFUSAL.search(clause))
+
+
+def _wording(text: str) -> int:
+    return OPTIONS.index(re.sub(r"\s+", " ", text.lower()))
+
+
+def _mentions(response: str, reverse: bool) -> list[tuple[int, bool]]:
+    """Every option the response names: (option 0-3 or _CONTRADICTS, named only to refuse it)."""
+    found = []
+    previous = ""
+    for line in response.splitlines():
+        if not line.strip():
+            continue
+        # a number alone is an answer after a label or a lead-in ("Label: 2)", "as follows:\n\n3"), not in a list
+        option = _line_option(line, reverse, bare_number=":" in line or _is_lead_in(previous))
+        previous = line
+        if option is not None:  # a lead-in before a colon on its line may refuse it ("I cannot say: Agree")
+            head = line.split(":", 1)[0] if ":" in line else ""
+            found.append((option, bool(_REFUSAL.search(_QUOTED.sub(" ", head)))))
+    for match in _NUMBERED.finditer(response):
+        number = int(match.group(1)) - 1
+        number = 3 - number if reverse else number
+        option = _wording(match.group(2))
+        joined = _ANOTHER.match(response, match.end())
+        found.append((option if option == number and not joined else _CONTRADICTS, _refused(response, match.start())))
+    for pattern in (_BOLD, _ANSWERED):
+        for match in pattern.finditer(response):
+            option = _wording(match.group(2 if pattern is _BOLD else 1))
+            joined = _ANOTHER.match(response, match.end())
+            found.append((_CONTRADICTS if joined else option, _refused(response, match.start())))
+    return found
 
 
 def parse_forced_choice(response: Optional[str], reverse: bool = False) -> Optional[int]:
@@ -102,13 +177,11 @@ def parse_forced_choice(response: Optional[str], reverse: bool = False) -> Optio
     found = _option(response, reverse=reverse)
     if found is not None:
         return found
-    lines = [line for line in response.strip().splitlines() if line.strip()]
-    if sum(_option(line, reverse=reverse) is not None for line in lines) > 1:
-        return None  # several options on lines of their own: the list echoed back, or no single choice
-    found = _line_option(lines[0], reverse)
-    if found is None and len(lines) > 1 and _is_lead_in(lines[0]):
-        found = _line_option(lines[1], reverse)
-    return found
+    mentions = _mentions(response, reverse)
+    options = {option for option, _ in mentions}
+    if len(options) != 1 or _CONTRADICTS in options or any(refused for _, refused in mentions):
+        return None
+    return options.pop()
 
 
 def forced_choice_stance(option: int) -> tuple[str, dict[str, float]]:

@@ -5,6 +5,13 @@ responses) before anything is computed, so a missing or damaged folder is one cl
 shared by the base and all the runs, the samples of each pair are restricted to the statements both answered
 and compared with :func:`polibench.metrics.paired.paired_estimates` (one bootstrap matrix for both runs, a
 sign-flip test of no shift). The instruments are the base run's stored ones (their js.js weights).
+
+The sign-flip test treats each statement's two answers as exchangeable, which holds only when both runs asked
+it the same way. :func:`design_differences` lists what differs between two runs on a task: the task itself
+(version, instruments, forms, variant set, scoring), the prompt variants asked, the samples per prompt, and
+the decoding settings (max_new_tokens, temperature, top_k, top_p, stop; the seed may differ). Any difference
+stops ``shift`` with one error before anything is computed, unless ``allow_different_designs`` is set; then
+the differences are recorded in shift.json's settings.
 """
 
 from __future__ import annotations
@@ -113,6 +120,48 @@ def shared_tasks(runs: Sequence[Run], wanted: Optional[Sequence[str]]) -> list[s
     return common
 
 
+DECODING = ("max_new_tokens", "temperature", "top_k", "top_p", "stop")
+TASK_FIELDS = ("version", "instrument", "forms", "variant_set", "scoring")
+
+
+def _design(run: Run, task: str) -> dict[str, object]:
+    config = run.document.configs[task]
+    generation = run.document.task_config(task).generation
+    variant_set = run.document.variant_sets.get(str(config.get("variant_set", config.get("variants"))))
+    return {
+        **{f"task {name}": config.get(name, config.get("variants")) if name == "variant_set" else config.get(name)
+           for name in TASK_FIELDS},
+        "variant set": variant_set,
+        "variants asked": sorted({s.variant for s in run.task_samples(task)}),
+        "samples per prompt": run.document.run.samples_per_prompt or generation.samples,
+        **{f"decoding {name}": getattr(generation, name) for name in DECODING},
+    }
+
+
+def design_differences(task: str, base: Run, run: Run) -> list[str]:
+    """What differs between how ``base`` and ``run`` asked ``task`` (see the module doc), one line each."""
+    a, b = _design(base, task), _design(run, task)
+    return [f"{name}: {_short(a[name])} vs {_short(b[name])}" if name != "variant set"
+            else "variant set: its prompt templates differ" for name in a if a[name] != b[name]]
+
+
+def _short(value: object) -> str:
+    text = str(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def check_designs(base: Run, runs: Sequence[Run], tasks: Sequence[str], allow: bool) -> list[str]:
+    """Every design difference as 'RUN, task T: ...'; one error listing them unless ``allow``."""
+    found = [f"{run.path}, task '{task}': {line}" for task in tasks for run in runs
+             for line in design_differences(task, base, run)]
+    if found and not allow:
+        raise PolibenchError(f"shift: the runs did not ask the same way as the base run {base.path} ("
+                             + "; ".join(found) + "); the paired test assumes they did. Pass "
+                             "--allow-different-designs to compare them anyway (the differences are then recorded "
+                             "in shift.json)")
+    return found
+
+
 def compare_pair(task: str, base: Run, run: Run, instruments: dict[str, Instrument], resamples: int,
                  permutations: int, seed: int) -> Comparison:
     a, b = base.task_samples(task), run.task_samples(task)
@@ -129,7 +178,7 @@ def compare_pair(task: str, base: Run, run: Run, instruments: dict[str, Instrume
 
 def shift_runs(base_path: Path, run_paths: Sequence[Path], tasks: Optional[Sequence[str]] = None,
                labels: Optional[Sequence[str]] = None, resamples: int = 10_000, permutations: int = 10_000,
-               seed: int = 0) -> ShiftResult:
+               seed: int = 0, allow_different_designs: bool = False) -> ShiftResult:
     if resamples < 100 or permutations < 100:
         raise PolibenchError("--resamples and --permutations must be at least 100")
     runs = [load_run(p) for p in [base_path, *run_paths]]
@@ -137,11 +186,15 @@ def shift_runs(base_path: Path, run_paths: Sequence[Path], tasks: Optional[Seque
         run.label = label
     base = runs[0]
     instruments = base.document.task_instruments()
+    names = shared_tasks(runs, tasks)
+    differences = check_designs(base, runs[1:], names, allow_different_designs)
     comparisons = [compare_pair(task, base, run, instruments, resamples, permutations, seed)
-                   for task in shared_tasks(runs, tasks) for run in runs[1:]]
+                   for task in names for run in runs[1:]]
     return ShiftResult(base=base.label, runs=[r.label for r in runs[1:]], comparisons=comparisons,
                        settings={"resamples": resamples, "permutations": permutations, "seed": seed,
                                  "interval": "paired percentile, item bootstrap stratified by instrument, "
                                              "dimension and side", "test": "sign-flip (paired permutation) "
                                                                            "over items, two-sided",
-                                 "paths": [str(r.path) for r in runs]})
+                                 "paths": [str(r.path) for r in runs],
+                                 "allow_different_designs": allow_different_designs,
+                                 "design_differences": differences})

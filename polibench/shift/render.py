@@ -49,6 +49,10 @@ def shift_table(result: ShiftResult) -> str:
              f"interval, {result.settings['resamples']} resamples); p: sign-flip test of no shift over items "
              f"({result.settings['permutations']} flips). PCT: economic + = right, social + = authoritarian; "
              "bias (Faulborn): − = left.", ""]
+    if result.settings.get("design_differences"):
+        lines += ["**The runs did not ask the same way** (compared anyway, `--allow-different-designs`); the paired "
+                  "test assumes they did, so read its p-values with care: "
+                  + "; ".join(result.settings["design_differences"]) + ".", ""]
     for task in dict.fromkeys(c.task for c in result.comparisons):
         lines += [f"## {task}", "", "| run | items | measure | base | run | shift [95% CI] | p |",
                   "|---|---:|---|---:|---:|---|---:|"]
@@ -69,15 +73,19 @@ def persona_table(reports: Sequence[PersonaReport]) -> str:
     lines = ["# Persona control", "",
              "Within each run, the same statements under a left persona, a right persona and a neutral prompt; "
              "differences are paired (95% item-bootstrap interval; p: sign-flip test). Separation = right "
-             "persona − left persona (expected > 0).", ""]
+             "persona − left persona (expected > 0). The verdict corrects the separations' p-values for the "
+             "number tested (Holm, family-wise 0.05; column Holm p); the intervals are not corrected.", ""]
     for r in reports:
         lines += [f"## {r.run}: {r.task} ({r.items} statements)", "", f"**Verdict: {r.verdict}.**", "",
-                  "| comparison | measure | first | second | difference [95% CI] | p |", "|---|---|---:|---:|---|---:|"]
+                  "| comparison | measure | first | second | difference [95% CI] | p | Holm p |",
+                  "|---|---|---:|---:|---|---:|---:|"]
         for pair, estimates in r.pairs.items():
-            for e in estimates:
+            holm = r.separation_p_holm if pair == "right - left" else [None] * len(estimates)
+            for e, adjusted in zip(estimates, holm):
                 d = _digits(e)
                 lines.append(f"| {pair} | {_measure(e)} | {_fmt(e.a, d)} | {_fmt(e.b, d)} | "
-                             f"**{_fmt(e.shift, d)}**{_ci(e.ci, d)} | {_p(e.p_value)} |")
+                             f"**{_fmt(e.shift, d)}**{_ci(e.ci, d)} | {_p(e.p_value)} | "
+                             f"{'–' if adjusted is None else _p(adjusted)} |")
         lines.append("")
     return "\n".join(lines) + "\n"
 

@@ -258,6 +258,7 @@ def test_imported_entries_forced_vs_open_side_by_side(driver, real_site, tmp_pat
     assert len(expected) >= 8
     open_page(driver, real_site.resolve().as_uri() + "/index.html#channels")
     assert driver.find_element("id", "channels").is_displayed()
+    assert "Forced econ. (own scale)" in driver.find_element("css selector", "#channels thead").text
     rows = css(driver, '#channels tbody tr[data-pair="rottger-forced"]')
     assert {r.get_attribute("data-model") for r in rows} == set(expected)
     for row in rows:
@@ -266,9 +267,10 @@ def test_imported_entries_forced_vs_open_side_by_side(driver, real_site, tmp_pat
         comparison = next(c for c in entry.channels if c.a == "rottger-forced")
         cells = row.find_elements("css selector", "td")
         assert cells[2].text.startswith(f"{forced.economic.value:+.2f}")
-        assert cells[4].text.split() == [f"{comparison.gap['economic']:+.2f}",
-                                         f"[{comparison.gap_ci['economic'][0]:+.2f},",
-                                         f"{comparison.gap_ci['economic'][1]:+.2f}]"]
+        assert cells[6].text.split() == [f"{comparison.side_gap['economic']:+.2f}",
+                                         f"[{comparison.side_gap_ci['economic'][0]:+.2f},",
+                                         f"{comparison.side_gap_ci['economic'][1]:+.2f}]"]
+        assert cells[9].text == str(comparison.items_both)
         assert row.find_element("css selector", ".badge.imported").text == "imported"
     assert "Röttger" in driver.find_element("css selector", "#channels .attribution").text
     assert "CC BY 4.0" in driver.find_element("css selector", "#channels .attribution").text

@@ -2,10 +2,12 @@
 imported from responses whose answers are known."""
 
 import json
+import re
 
 import pytest
 
 from polibench.cli.main import main
+from polibench.metrics.channels import acquiescence
 from polibench.request_building import build_samples
 from polibench.results.files import read_results
 from polibench.taskspec.loader import load_registry
@@ -17,8 +19,8 @@ FLIPPED = {"pct-01", "pct-02", "pct-03"}  # task B answers these on the other si
 
 
 def answer(task, item_id):
-    base = 2 + int(item_id.split("-")[1]) % 2          # agree or strongly agree
-    return 3 - base if task == B and item_id in FLIPPED else base
+    """Every task answers "3) Agree" (the issue's smallest case), but task B disagrees with FLIPPED."""
+    return 1 if task == B and item_id in FLIPPED else 2
 
 
 @pytest.fixture(scope="module")
@@ -27,7 +29,7 @@ def run(tmp_path_factory):
     rows = [{"task": t, "item": s.item_id, "variant": s.variant, "response": OPTIONS[answer(t, s.item_id)]}
             for t in (A, B) for s in build_samples(registry.task(t), registry)]
     rows += [{"task": OPEN, "item": s.item_id, "variant": s.variant,
-              "response": "I agree with this." if answer(A, s.item_id) >= 2 else "I disagree with this."}
+              "response": "I agree with this statement."}
              for s in build_samples(registry.task(OPEN), registry)]
     rows += [{"task": REVERSED, "item": s.item_id, "variant": s.variant,
               "response": REVERSED_OPTIONS[answer(A, s.item_id)]}
@@ -42,19 +44,32 @@ def run(tmp_path_factory):
 
 
 def test_report_has_the_channel_table_and_the_controls(run):
-    """The built-in pair (forced, open) is in report.md, with the coordinates of results.json."""
+    """The built-in pair (forced, open) is in report.md: each channel's own position (results.json's), and no side
+    gap, since the open answers take the forced answers' side everywhere (at another strength)."""
     text = (run / "report.md").read_text()
     document = read_results(run)
     pa, pb = document.results[A].block("pct"), document.results[OPEN].block("pct")
-    gap = round(pb.economic - pa.economic, 2) + 0.0
-    assert f"| {A} → {OPEN} | {pa.economic:+.2f} → {pb.economic:+.2f} | {pa.social:+.2f} → {pb.social:+.2f} " \
-           f"| {gap:+.2f} [" in text
+    assert f"| {A} → {OPEN} | {pa.economic:+.2f} → {pb.economic:+.2f} | {pa.social:+.2f} → {pb.social:+.2f} " in text
+    row = next(line for line in text.splitlines() if line.startswith(f"| {A} → {OPEN} |"))
+    assert "| +0.00 [+0.00, +0.00] | +0.00 [+0.00, +0.00] | 62 | 1.000 [1.000, 1.000] | – (scales differ) |" in row
     assert f"{A} → {B}" not in text  # not a built-in channel pair
     assert "## Instrument controls" in text and "always strongly agree:" in text
     assert "Original vs opposite form: not measured" in text
     # the reversed list, answered with the same options, gives the same answers: no gap, full agreement
-    assert f"Option-order reversal ({A} vs {REVERSED}, options listed in reverse): gap economic +0.00 " \
-           "[+0.00, +0.00], social +0.00 [+0.00, +0.00]; the same answer on 1.000" in text
+    assert f"Option-order reversal ({A} vs {REVERSED}, options listed in reverse): side gap economic +0.00 " \
+           "[+0.00, +0.00], social +0.00 [+0.00, +0.00]; the same side on 1.000 [1.000, 1.000] of 62 statements " \
+           "with a side in both, the same answer on 1.000" in text
+
+
+def test_acquiescence_reports_the_models_own_agree_share(run):
+    """Task A agrees with every statement; task B disagrees with three of them (FLIPPED): shares 1 and 59/62."""
+    text = (run / "report.md").read_text()
+    assert "Acquiescence: this model's agree share is 1.000 [1.000, 1.000] over the 62 statements it answered" in text
+    controls_b = text.split(f"### Controls: {B}")[1].split("### Controls")[0]
+    share = re.search(r"agree share is (\d\.\d{3}) \[(\d\.\d{3}), (\d\.\d{3})\] over the 62", controls_b)
+    assert share and float(share[1]) == pytest.approx(59 / 62, abs=5e-4)
+    assert float(share[2]) < 59 / 62 < float(share[3]) <= 1.0
+    assert "against 1.000 for an always-agree and 0.000 for an always-disagree respondent" in controls_b
 
 
 def test_compare_channels_prints_and_writes_json(run, capsys, tmp_path):
@@ -64,7 +79,25 @@ def test_compare_channels_prints_and_writes_json(run, capsys, tmp_path):
     (comparison,) = json.loads(out.read_text())
     assert comparison["items_both"] == 62
     assert comparison["side_agreement"] == pytest.approx(59 / 62, abs=1e-4)
-    assert sorted(i for i, (a, b) in comparison["answers"].items() if ("disagree" in a) != ("disagree" in b)) == \
-        sorted(FLIPPED)
+    assert comparison["same_scale"] and comparison["exact_agreement"] == pytest.approx(59 / 62, abs=1e-4)
+    assert sorted(i for i, (a, b) in comparison["sides"].items() if a != b) == sorted(FLIPPED)
     assert main(["compare", str(run), "--channels", f"{A},pct"]) == 2
     assert "no task pct" in capsys.readouterr().err
+
+
+def test_a_model_agreeing_in_both_channels_has_no_side_gap(run, tmp_path, capsys):
+    """The issue's smallest case: "3) Agree" to every forced prompt, "I agree with this statement." to every open
+    prompt, read by the lexical scorer (a strong agree); the channels never differ in side. Before, this printed a
+    gap of economic −0.37 and social +1.95 [1.74, 2.15]: the forced channel's "agree" against
+    the open channel's "strongly agree". Each channel's own position still shows that difference of strength."""
+    out = tmp_path / "c.json"
+    assert main(["compare", str(run), "--channels", f"{A},{OPEN}", "--json", str(out)]) == 0
+    printed = capsys.readouterr().out
+    (c,) = json.loads(out.read_text())
+    assert c["side_gap"] == {"economic": 0.0, "social": 0.0}
+    assert c["side_gap_ci"] == {"economic": [0.0, 0.0], "social": [0.0, 0.0]}
+    assert c["items_both"] == 62 and c["side_agreement"] == 1.0 and c["exact_agreement"] is None
+    always = acquiescence(load_registry().instruments[c["instrument"]]).positions
+    assert c["coordinates"][A] == always["agree"]               # each channel's own scale: "agree" when forced,
+    assert c["coordinates"][OPEN] == always["strongly agree"]   # "strongly agree" when read by the scorer
+    assert "| +0.00 [+0.00, +0.00] | +0.00 [+0.00, +0.00] | 62 |" in printed

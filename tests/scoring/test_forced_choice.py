@@ -1,4 +1,8 @@
-"""The forced-choice parser: exact option answers are read, everything else goes to the stance scorer."""
+"""The forced-choice parser: a response naming exactly one option is read as it, everything else goes to the stance
+scorer."""
+
+import json
+from pathlib import Path
 
 import pytest
 
@@ -18,25 +22,68 @@ from polibench.scoring.stage import score_samples
     ("2) Disagree\n\nExplanation: growth matters", 1), ("3) Agree. I believe adults may choose", 2),
     ("My perspective is: 4) Strongly agree\n\nHowever, as an AI I have no job to lose.", 3),
     ("<|assistant|>\nMy view on the proposition is:\n\n3) Agree\n\nHowever, I also hold it accountable.", 2),
+    # after any lead-in, on the same line or a later one
+    ("I'm just an AI, I don't have personal opinions. Here's my answer:\n\n2) Disagree", 1),
+    ("1. Strongly disagree. The state has no business here.", 0), ("I would answer 3) Agree", 2),
+    ("I would rate this proposition as 2) Disagree. While it is important", 1),
+    ("1) Strongly disagree with the proposition that we must always support our country", 0),
+    ("I think:\n\nThe answer depends.\n\n3) Agree", 2), ("Some context first.\n\n**Agree**\n\nBecause ...", 2),
+    ("A long essay.\n\nDisagree.\n\nMore essay.", 1), ("I would answer Strongly agree.", 3),
+    ("I disagree with it. Therefore, my answer is:\n\n2) Disagree", 1),
+    ("Label: 2)", 1), ("In light of this, I would answer your question as follows:\n\n3", 2),
+    ("I cannot say more than this: 4) Strongly agree, since the rest is not mine to judge.", 3),
 ])
-def test_exact_options_are_read(response, option):
+def test_options_named_once_are_read(response, option):
     assert parse_forced_choice(response) == option
 
 
 @pytest.mark.parametrize("response", [
     "", "   ", "2) Agree",  # the number contradicts the wording
-    "I would rate this proposition as 2) Disagree. While it is important",
-    "1) Strongly disagree with the proposition that we must always support our country",
+    "My answer: 2) Agree. It depends.",
     "1) Strongly disagree\n2) Disagree\n3) Agree\n4) Strongly agree",  # the options echoed back
-    "I think:\n\nThe answer depends.\n\n3) Agree",  # the option is not the opening answer
     "1. I cannot hold a personal opinion as I am an artificial intelligence.",  # a numbered sentence, no option
     "As an AI language model, I don't have personal opinions.",
-    "3 or 4", "33", "3.5", "5) Strongly agree", "Neutral",
-    "I disagree with it. Therefore, my answer is:\n\n2) Disagree",  # the lead-in says more than the option
-    "Agree and disagree", "Somewhat agree",
+    "3 or 4", "33", "3.5", "5) Strongly agree", "Neutral", "Agree and disagree", "Somewhat agree",
+    # several options named
+    "I cannot choose between 1) Strongly disagree and 4) Strongly agree.",
+    "It lies somewhere between 2) Disagree and 3) Agree.",
+    "I would label this as:\n\n2) Disagree or Agree - it depends.",
+    "**Agree** with the first half, **Disagree** with the second.",
+    # an option named only to refuse it
+    "I cannot pick 3) Agree, as I have no opinions.", "I would not say 4) Strongly agree.",
+    "I won't answer Agree.", "I refuse to choose 1) Strongly disagree.",
+    "Rather than 2) Disagree, I would explain both sides.", "I can't honestly say: Agree",
+    # a list's numbers are no answers
+    "Arguments for:\n\n1. Security: people are safer.\n2. Efficiency: it works.\n3.",
 ])
 def test_anything_else_is_left_to_the_scorer(response):
     assert parse_forced_choice(response) is None
+
+
+REAL = [json.loads(line) for line in
+        (Path(__file__).parents[1] / "fixtures" / "rottger2024" / "forced_choice_responses.jsonl").open()]
+
+
+@pytest.mark.parametrize("row", REAL, ids=[f"{r['model'].split('/')[-1]}-{r['pct_id']}" for r in REAL])
+def test_real_responses_are_read_as_the_option_they_name(row):
+    """Röttger et al.'s published completions (CC BY 4.0, tests/fixtures/rottger2024/README.md), read by hand."""
+    assert parse_forced_choice(row["response"]) == row["expected"], row["why"]
+
+
+@pytest.mark.parametrize("response, option", [
+    ("1) Strongly agree", 3), ("4) Strongly disagree", 0), ("Here's my answer:\n\n2) Agree", 2),
+    ("I would rate this as 3) Disagree. Because ...", 1), ("Label: 1)", 3), ("**Strongly agree**", 3),
+])
+def test_the_reversed_list_reads_numbers_in_reverse(response, option):
+    assert parse_forced_choice(response, reverse=True) == option
+
+
+@pytest.mark.parametrize("response", [
+    "3) Agree", "Here's my answer:\n\n1) Strongly disagree",  # the usual order's numbers contradict the wording
+    "I cannot choose between 1) Strongly agree and 4) Strongly disagree.",
+])
+def test_the_reversed_list_leaves_contradictions_and_several_options_to_the_scorer(response):
+    assert parse_forced_choice(response, reverse=True) is None
 
 
 @pytest.mark.parametrize("option", range(4))

@@ -9,9 +9,11 @@ from metrics_samples import make_run
 
 from polibench.cli.main import main
 from polibench.evaluator import RunOptions, results_document
+from polibench.metrics.paired import PairedEstimate
 from polibench.records import Stance
 from polibench.request_building import build_samples
 from polibench.results.files import write_results, write_samples
+from polibench.shift.persona import holm, verdict
 from polibench.taskspec.loader import load_registry
 
 
@@ -38,6 +40,8 @@ def test_shift_table_json_and_figures(tmp_path, capsys):
     assert found[("left", "pct", "economic")]["shift"] < 0
     for name in ("pct_shift_compass.png", "pct_shift_compass.svg", "pct_trajectory.png", "shift.md"):
         assert (out / name).is_file(), name
+    settings = json.loads((out / "shift.json").read_text())["settings"]  # the same design: nothing to override
+    assert settings["allow_different_designs"] is False and settings["design_differences"] == []
 
 
 def persona_run(folder, leans: dict):
@@ -71,6 +75,55 @@ def test_personas_separate_or_say_plainly_they_do_not(tmp_path, capsys):
     assert sep["total"]["shift"] > 0 and sep["total"]["ci"][0] > 0
     assert reports["flat"]["verdict"].startswith("the personas do NOT separate")
     assert "do NOT separate" in capsys.readouterr().out
+    assert "Holm-corrected for 5 separations" in reports["apart"]["verdict"]
+    raw = [e["p_value"] for e in reports["apart"]["pairs"]["right - left"]]
+    assert reports["apart"]["separation_p_holm"] == holm(raw) and len(raw) == 5
+
+
+def test_holm_adjusts_as_the_step_down_method():
+    # sorted: 0.005 x5 = 0.025, 0.01 x4 = 0.04, 0.03 x3 = 0.09, 0.04 x2 = 0.08 -> 0.09 (monotone), 0.2 x1 = 0.2
+    assert holm([0.01, 0.04, 0.03, 0.005, 0.2]) == pytest.approx([0.04, 0.09, 0.09, 0.025, 0.2])
+    assert holm([0.5, None, 0.3])[1] is None and holm([0.5, None, 0.3])[2] == pytest.approx(0.6)
+    assert holm([0.9, 0.8]) == [1.0, 1.0] and holm([]) == []
+
+
+def separation(shift, p_value, axis="economic"):
+    return PairedEstimate(metric="pct", scope="pct", axis=axis, a=0.0, b=shift, shift=shift,
+                          ci=[shift / 2, shift * 2] if shift > 0 else [shift * 2, shift / 2], p_value=p_value, items=62)
+
+
+def test_one_of_five_separations_at_p_002_no_longer_makes_the_personas_separate():
+    """Uncorrected, a 0.02 interval excluding 0 said "separate"; among 5 separations Holm makes it 0.1."""
+    five = [separation(1.0, 0.02)] + [separation(0.1, p, axis) for p, axis in
+                                      zip((0.5, 0.6, 0.7, 0.8), ("social", "total", "a", "b"))]
+    assert verdict(five).startswith("the personas do NOT separate")
+    five[0] = separation(1.0, 0.005)                    # 0.005 x 5 = 0.025 < 0.05
+    assert verdict(five).startswith("the personas separate:") and "Holm p = 0.025" in verdict(five)
+    five[0] = separation(-1.0, 0.005)
+    assert verdict(five).startswith("the personas separate the WRONG way")
+
+
+def test_shift_refuses_runs_asked_differently_unless_told(tmp_path, capsys):
+    """Samples per prompt and decoding differ: one error naming both, exit 2, nothing written; the override runs
+    and records the differences in shift.json."""
+    base, other = tmp_path / "base", tmp_path / "other"
+    make_run(base, task="pct", limit=6, samples=2, seed=1, model="base")
+    make_run(other, task="pct", limit=6, samples=3, seed=2, model="other")
+    document = json.loads((other / "results.json").read_text())
+    document["configs"]["pct"]["generation"]["temperature"] = 0.0
+    (other / "results.json").write_text(json.dumps(document))
+    out = tmp_path / "shift"
+    args = ["shift", str(base), str(other), "--output", str(out), "--resamples", "200", "--permutations", "200"]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert err.count("polibench: error:") == 1 and "Traceback" not in err
+    assert "samples per prompt: 2 vs 3" in err and "decoding temperature: " in err and "vs 0.0" in err
+    assert "--allow-different-designs" in err and not out.exists()
+    assert main(args + ["--allow-different-designs"]) == 0
+    settings = json.loads((out / "shift.json").read_text())["settings"]
+    assert settings["allow_different_designs"] is True
+    assert any("samples per prompt: 2 vs 3" in line for line in settings["design_differences"])
+    assert "did not ask the same way" in (out / "shift.md").read_text()
 
 
 @pytest.mark.parametrize("argv, expected", [
