@@ -78,7 +78,7 @@ def channels_tab(entries: list[Entry]) -> str:
             "= share of those statements on the same side in both; kept = share of responses read (by the parser or "
             "by the scorer at confidence ≥ 0.9).</p>"
             + not_compared(entries)
-            '<div class="table-wrap"><table id="channels"><thead><tr><th>Model</th><th>Tasks</th>'
+            + '<div class="table-wrap"><table id="channels"><thead><tr><th>Model</th><th>Tasks</th>'
             "<th>Forced econ. (own scale)</th><th>Open econ. (own scale)</th><th>Forced social (own scale)</th>"
             "<th>Open social (own scale)</th><th>Side gap econ.</th><th>Side gap social</th><th>Same side</th>"
             "<th>Statements with a side in both</th><th>Forced kept</th><th>Open kept</th></tr></thead><tbody>"
