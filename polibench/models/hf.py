@@ -13,7 +13,9 @@ over 1,024 tokens fits in memory (accelerate's ``find_executable_batch_size``, a
 once when the model is loaded. The size chosen is in ``describe()``, so the cache keys responses by it.
 
 Prompt tokens: a chat template writes its own special tokens; a plain prompt gets the tokenizer's own (BOS
-where it declares one), as ``llamacpp`` and ``vllm`` do (:meth:`HFBackend.encoder`).
+where it declares one), as ``llamacpp`` and ``vllm`` do (:meth:`HFBackend.encoder`). A tokenizer converted from a
+GGUF gets llama.cpp's digit splitting where transformers' conversion leaves it out
+(:func:`match_llama_cpp_pre_tokenizer`), so ``hf`` and ``llamacpp`` read the same token ids.
 
 Capabilities: ``generate`` and ``score_choices`` (prompts × options batched; each prompt evaluated once).
 ``close()`` drops the model and empties the CUDA cache when it ran on a GPU.
@@ -37,8 +39,35 @@ DTYPES = {"float32", "float16", "bfloat16", "auto"}
 AUTO_BATCH_CPU = 8  # batched CPU generation gains little beyond this (benchmarks/bench_batching.py)
 AUTO_BATCH_MAX = 64
 AUTO_PROBE_TOKENS = 1024
-# 1: no special tokens added to any prompt; 2: a plain prompt gets the tokenizer's own (BOS), as llamacpp and vllm
+# 1: no special tokens added to any prompt; 2: a plain prompt gets the tokenizer's own (BOS), as llamacpp and vllm,
+# and a GGUF tokenizer splits digits as llama.cpp does
 PROMPT_TOKENS = 2
+
+
+# llama.cpp pre-tokenizers (``tokenizer.ggml.pre``) that split digits one by one before the GPT-2 regex, which
+# transformers' GGUF tokenizer conversion leaves out (checked for smollm against llama.cpp on random text)
+DIGIT_SPLITTING_PRE = frozenset({"smollm"})
+
+
+def gguf_pre_tokenizer(path: Path) -> Optional[str]:
+    """The GGUF's ``tokenizer.ggml.pre`` (the name of llama.cpp's pre-tokenizer), None when absent."""
+    from gguf import GGUFReader
+
+    field = GGUFReader(path).fields.get("tokenizer.ggml.pre")
+    return bytes(field.parts[field.data[0]]).decode("utf-8") if field is not None else None
+
+
+def match_llama_cpp_pre_tokenizer(tokenizer, path: Path) -> None:
+    """Make a tokenizer converted from a GGUF split text as llama.cpp does: for :data:`DIGIT_SPLITTING_PRE`,
+    digits one by one first (as the original SmolLM2 tokenizer does), so that ``"\n\n1"`` is ``"\n\n", "1"``
+    in both backends and not ``"\n", "\n", "1"`` in transformers alone."""
+    if gguf_pre_tokenizer(path) not in DIGIT_SPLITTING_PRE:
+        return
+    from tokenizers import pre_tokenizers
+
+    backend = tokenizer.backend_tokenizer
+    backend.pre_tokenizer = pre_tokenizers.Sequence([pre_tokenizers.Digits(individual_digits=True),
+                                                     backend.pre_tokenizer])
 
 
 class HFBackend(ModelBackend):
@@ -106,6 +135,8 @@ class HFBackend(ModelBackend):
             lm = AutoModelForCausalLM.from_pretrained(source, dtype=torch_dtype, **kwargs)
         except OSError as exc:
             raise BackendError(f"hf: could not load model '{self.model}': {exc}".splitlines()[0]) from None
+        if gguf_file:
+            match_llama_cpp_pre_tokenizer(tokenizer, Path(source) / gguf_file)
         tokenizer.padding_side = "left"
         if tokenizer.pad_token is None:
             tokenizer.pad_token = tokenizer.eos_token

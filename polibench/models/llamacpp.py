@@ -187,6 +187,20 @@ class LlamaCppBackend(StreamingBackend):
         text, templated, _ = self.render_with_stops(prompt)
         return text, templated
 
+    def encoder(self, prompt: Prompt):
+        """How the rendered ``prompt`` becomes token ids: a chat template writes its own special tokens; a plain
+        prompt gets BOS where the GGUF declares it (``tokenizer.ggml.add_bos_token``)."""
+        templated = self.render(prompt)[1]
+
+        def encode(text: str) -> list[int]:
+            return self.llm.tokenize(text.encode("utf-8"), add_bos=not templated, special=True)
+
+        return encode
+
+    def prompt_ids(self, prompt: Prompt) -> list[int]:
+        """The token ids the model reads for ``prompt`` (:meth:`render`, then :meth:`encoder`)."""
+        return self.encoder(prompt)(self.render(prompt)[0])
+
     def render_with_stops(self, prompt: Prompt) -> tuple[str, bool, list[str]]:
         """:meth:`render`, plus the stop strings the chat format declares (its end-of-turn marker)."""
         formatter = self.chat_formatter() if prompt.messages else None
@@ -207,10 +221,8 @@ class LlamaCppBackend(StreamingBackend):
         llm = self.llm
         scores = []
         for prompt, choices in zip(prompts, options):
-            context, templated = self.render(prompt)
-
-            def encode(text: str, templated: bool = templated) -> list[int]:
-                return llm.tokenize(text.encode("utf-8"), add_bos=not templated, special=True)
+            context = self.render(prompt)[0]
+            encode = self.encoder(prompt)
 
             def encode_option(text: str) -> list[int]:
                 return llm.tokenize(text.encode("utf-8"), add_bos=False, special=False)
