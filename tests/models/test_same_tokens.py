@@ -11,7 +11,6 @@ they agree trivially; the tests use a copy with that one flag set to true, where
 of a plain prompt (``hf`` before issue 21) reads other tokens than llama.cpp.
 """
 
-import math
 import shutil
 
 import pytest
