@@ -136,7 +136,7 @@ def main() -> None:
     print(f"largest |log-prob difference| between the two: {largest:.2e}")
     print(f"load average (1 min) before / after: {load_before[0]:.1f} / {load_after[0]:.1f} "
           f"on {os.cpu_count()} CPUs")
-    if largest > 1e-3:
+    if largest > 1e-2:  # float32 rounding of differently padded batches stays near 1e-3
         raise SystemExit("the two harnesses disagree on the log-probabilities: the rates compare different work")
 
 
