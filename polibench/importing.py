@@ -30,6 +30,7 @@ from typing import Optional
 from polibench.errors import PolibenchError
 from polibench.evaluator import RunOptions, results_document, score_tasks
 from polibench.hashing import file_sha256
+from polibench.models.base import display_name
 from polibench.records import Sample
 from polibench.report.markdown import write_report
 from polibench.request_building import build_samples
@@ -151,7 +152,8 @@ def matched_samples(path: Path, rows: list[Row], task_names: list[str], registry
         if not task_rows:
             raise PolibenchError(f"{path}: no rows for task '{task.task}'")
         n = max(r.sample_index for r in task_rows) + 1
-        samples = build_samples(task, registry, samples_per_prompt=n, model_name=model)
+        # {model_name} is filled as `polibench run` fills it (the display name), so the prompts are run's prompts
+        samples = build_samples(task, registry, samples_per_prompt=n, model_name=display_name(model))
         slots = {(s.item_id, s.form, s.variant, s.sample_index): i for i, s in enumerate(samples)}
         items = {s.item_id for s in samples}
         variants = {s.variant for s in samples}

@@ -5,16 +5,18 @@ it looks the key up (:func:`polibench.cache.keys.request_key`: the wrapped backe
 the generation settings, the prompt and its seed); only the missing prompts reach the wrapped backend, and
 each new response is committed to the cache as soon as the wrapped backend hands it over: one by one for a
 streaming backend, per chunk for a batched one. A finished run re-runs with zero model calls, and a killed
-run resumes where it stopped. ``score_choices`` is passed through uncached.
+run resumes where it stopped. ``score_choices`` is cached the same way, per (prompt, options) request
+(:func:`polibench.cache.keys.choice_key`), so a re-run of a log-probability task makes no model call.
 """
 
 from __future__ import annotations
 
 from typing import Optional
 
-from polibench.cache.keys import request_key
+from polibench.cache.keys import choice_key, request_key
 from polibench.cache.store import ResponseCache
-from polibench.models.base import ModelBackend, ProgressFn
+from polibench.models.base import SCORE_CHOICES, ModelBackend, ProgressFn
+from polibench.models.choices import check_options
 from polibench.models.streaming import ResultFn, StreamingBackend
 from polibench.records import Completion, GenerationSettings, Prompt
 
@@ -107,11 +109,30 @@ class CachingBackend(StreamingBackend):
         for index, completion in zip(todo, completions):
             on_result(index, completion)
 
-    # -- the rest is the wrapped backend's ---------------------------------------------------------------
+    # -- option log-probabilities ------------------------------------------------------------------------
 
     def score_choices(self, prompts: list[Prompt], options: list[list[str]],
                       progress: Optional[ProgressFn] = None) -> list[list[float]]:
-        return self.backend.score_choices(prompts, options, progress)
+        """Cached option scores first; only the missing requests reach the wrapped backend, and its scores are
+        committed before they are returned."""
+        if not self.backend.supports(SCORE_CHOICES):
+            raise self.backend.unsupported(SCORE_CHOICES)
+        check_options(prompts, options, self.name)
+        identity = self.cache_identity()
+        keys = [choice_key(identity, p, list(o)) for p, o in zip(prompts, options)]
+        found = self.cache.get_scores(keys)
+        todo = [i for i, key in enumerate(keys) if key not in found]
+        if progress and len(todo) < len(prompts):
+            progress(len(prompts) - len(todo))
+        if todo:
+            rows = self.backend.score_choices([prompts[i] for i in todo], [options[i] for i in todo], progress)
+            if len(rows) != len(todo):
+                raise RuntimeError(f"backend '{self.name}' returned {len(rows)} score rows for {len(todo)} prompts")
+            self.cache.put_scores(self._model_key, [(keys[i], list(row)) for i, row in zip(todo, rows)])
+            found.update((keys[i], [float(v) for v in row]) for i, row in zip(todo, rows))
+        return [found[key] for key in keys]
+
+    # -- the rest is the wrapped backend's ---------------------------------------------------------------
 
     def preflight(self) -> None:
         self.backend.preflight()

@@ -1,4 +1,5 @@
-"""Cache keys: SHA-256 over model identity, generation settings, prompt (text and messages) and sample seed.
+"""Cache keys: SHA-256 over model identity, generation settings, prompt (text and messages) and sample seed;
+for ``score_choices``, over model identity, prompt and options (:func:`choice_key`).
 
 The number of samples per prompt and the run seed are not part of the key: each sample has its own seed
 (derived from the run seed and the sample's identity), so raising ``--samples`` from 3 to 5 reuses the
@@ -10,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 
+from polibench.models.choices import SCORING_REVISION
 from polibench.records import GenerationSettings, Prompt
 
 KEY_VERSION = 1
@@ -37,5 +39,21 @@ def request_key(identity: dict, settings: GenerationSettings, prompt: Prompt) ->
         "prompt": prompt.text,
         "messages": [m.model_dump() for m in prompt.messages] if prompt.messages else None,
         "seed": prompt.seed,
+    }
+    return hashlib.sha256(canonical(payload).encode()).hexdigest()
+
+
+def choice_key(identity: dict, prompt: Prompt, options: list[str]) -> str:
+    """The key of one ``score_choices`` request: model identity, prompt (text and messages), the options in
+    order, and :data:`~polibench.models.choices.SCORING_REVISION` (how options are scored). The seed does not
+    matter (nothing is sampled)."""
+    payload = {
+        "v": KEY_VERSION,
+        "kind": "score_choices",
+        "scoring": SCORING_REVISION,
+        "model": identity,
+        "prompt": prompt.text,
+        "messages": [m.model_dump() for m in prompt.messages] if prompt.messages else None,
+        "options": list(options),
     }
     return hashlib.sha256(canonical(payload).encode()).hexdigest()

@@ -4,7 +4,8 @@ The database lives at ``$POLIBENCH_CACHE/responses.sqlite`` (default: the platfo
 see :func:`polibench.paths.cache_dir`). WAL mode with ``synchronous=FULL`` makes each committed row
 survive a crash or SIGKILL; a row is written once and never replaced (the first response for a key wins),
 so a resumed run never holds two responses for one request. ``mask_fills`` (the ``mlm`` backend's top fills)
-are stored as JSON; a database made before that column existed gets it added on open.
+are stored as JSON; a database made before that column existed gets it added on open. The option
+log-probabilities of ``score_choices`` requests live in their own table, ``option_scores`` (JSON lists).
 """
 
 from __future__ import annotations
@@ -33,6 +34,12 @@ CREATE TABLE IF NOT EXISTS responses (
     completion_tokens INTEGER,
     created REAL NOT NULL,
     mask_fills TEXT
+);
+CREATE TABLE IF NOT EXISTS option_scores (
+    key TEXT PRIMARY KEY,
+    model_key TEXT NOT NULL,
+    scores TEXT NOT NULL,
+    created REAL NOT NULL
 );
 CREATE TABLE IF NOT EXISTS models (
     model_key TEXT PRIMARY KEY,
@@ -113,6 +120,30 @@ class ResponseCache:
             self.db.execute("BEGIN")
             self.db.executemany("INSERT OR IGNORE INTO responses (key, model_key, text, finish_reason, prompt_tokens, "
                                 "completion_tokens, created, mask_fills) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
+            self.writes += len(rows)
+
+    def get_scores(self, keys: Iterable[str]) -> dict[str, list[float]]:
+        """The option log-probabilities stored under each key that has them (``score_choices`` requests)."""
+        found: dict[str, list[float]] = {}
+        wanted = list(dict.fromkeys(keys))
+        for start in range(0, len(wanted), 500):
+            part = wanted[start:start + 500]
+            with self.lock:
+                marks = ",".join("?" * len(part))
+                rows = self.db.execute(f"SELECT key, scores FROM option_scores WHERE key IN ({marks})", part).fetchall()
+            found.update((key, [float(v) for v in json.loads(scores)]) for key, scores in rows)
+        self.hits += len(found)
+        return found
+
+    def put_scores(self, model_key: str, items: Iterable[tuple[str, list[float]]]) -> None:
+        """Store option log-probabilities in one transaction (the first value for a key wins, as for responses)."""
+        rows = [(key, model_key, json.dumps([float(v) for v in values]), time.time()) for key, values in items]
+        if not rows:
+            return
+        with self.lock, self.db:
+            self.db.execute("BEGIN")
+            self.db.executemany("INSERT OR IGNORE INTO option_scores (key, model_key, scores, created) "
+                                "VALUES (?, ?, ?, ?)", rows)
             self.writes += len(rows)
 
     def put(self, model_key: str, key: str, completion: Completion) -> None:

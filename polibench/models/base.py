@@ -37,7 +37,7 @@ GENERATE = "generate"
 SCORE_CHOICES = "score_choices"
 
 __all__ = ["GENERATE", "SCORE_CHOICES", "Completion", "ModelBackend", "ProgressFn", "Prompt", "UnsupportedCapability",
-           "cut_at_stop", "parse_batch_size"]
+           "cut_at_stop", "display_name", "parse_batch_size"]
 
 
 class UnsupportedCapability(BackendError):
@@ -74,13 +74,8 @@ class ModelBackend(ABC):
 
     @property
     def display_name(self) -> str:
-        """The short name filled into ``{model_name}`` in prompt templates: the last path part, without a
-        ``.gguf`` extension and its quantisation tag
-        (``SmolLM2-135M-Instruct.Q4_1.gguf`` -> ``SmolLM2-135M-Instruct``)."""
-        name = (self.model or self.name).rstrip("/").split("/")[-1]
-        if name.lower().endswith(".gguf"):
-            name = re.sub(r"[.-](?:I?Q\d\w*|F16|F32|BF16)$", "", name[:-5], flags=re.I) or name
-        return name
+        """The short name filled into ``{model_name}`` in prompt templates (:func:`display_name`)."""
+        return display_name(self.model or self.name)
 
     def supports(self, capability: str) -> bool:
         return capability in self.capabilities
@@ -131,6 +126,16 @@ class ModelBackend(ABC):
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+def display_name(model: str) -> str:
+    """The short name of a model id or path, as ``run`` and ``import`` fill it into ``{model_name}``: the last
+    path part, without a ``.gguf`` extension and its quantisation tag
+    (``models/SmolLM2-135M-Instruct.Q4_1.gguf`` -> ``SmolLM2-135M-Instruct``, ``org/Model-7B`` -> ``Model-7B``)."""
+    name = model.rstrip("/").split("/")[-1] or model
+    if name.lower().endswith(".gguf"):
+        name = re.sub(r"[.-](?:I?Q\d\w*|F16|F32|BF16)$", "", name[:-5], flags=re.I) or name
+    return name
 
 
 def parse_batch_size(value, backend: str) -> Optional[int]:

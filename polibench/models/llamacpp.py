@@ -10,13 +10,12 @@ SHA-256, the prompt, the seed, the batch size, :data:`DECODER_REVISION`, llama-c
 CPU features the llama.cpp build uses (``llama_print_system_info``). docs/records.md says what is
 bit-identical and when.
 
-Capabilities: ``generate`` and ``score_choices`` (incremental evaluation: the prompt once, then each option
-token by token from the last-token logits). ``close()`` closes the ``Llama`` and frees its memory.
+Capabilities: ``generate`` and ``score_choices`` (the prompt evaluated once, its options as parallel sequences
+sharing its KV cells, in the batch decoder's context). ``close()`` closes the ``Llama`` and frees its memory.
 """
 
 from __future__ import annotations
 
-import math
 import os
 from pathlib import Path
 from typing import Optional
@@ -24,7 +23,7 @@ from typing import Optional
 from polibench.errors import BackendError
 from polibench.hashing import file_sha256
 from polibench.models.base import GENERATE, SCORE_CHOICES, ProgressFn, cut_at_stop, parse_batch_size
-from polibench.models.choices import check_options, split_continuation
+from polibench.models.choices import check_options, combine_forms, expand_forms, split_continuation
 from polibench.models.llamacpp_batch import BatchDecoder, DecodeSequence
 from polibench.models.streaming import ResultFn, StreamingBackend
 from polibench.records import Completion, GenerationSettings, Prompt, Usage
@@ -188,6 +187,20 @@ class LlamaCppBackend(StreamingBackend):
         text, templated, _ = self.render_with_stops(prompt)
         return text, templated
 
+    def encoder(self, prompt: Prompt):
+        """How the rendered ``prompt`` becomes token ids: a chat template writes its own special tokens; a plain
+        prompt gets BOS where the GGUF declares it (``tokenizer.ggml.add_bos_token``)."""
+        templated = self.render(prompt)[1]
+
+        def encode(text: str) -> list[int]:
+            return self.llm.tokenize(text.encode("utf-8"), add_bos=not templated, special=True)
+
+        return encode
+
+    def prompt_ids(self, prompt: Prompt) -> list[int]:
+        """The token ids the model reads for ``prompt`` (:meth:`render`, then :meth:`encoder`)."""
+        return self.encoder(prompt)(self.render(prompt)[0])
+
     def render_with_stops(self, prompt: Prompt) -> tuple[str, bool, list[str]]:
         """:meth:`render`, plus the stop strings the chat format declares (its end-of-turn marker)."""
         formatter = self.chat_formatter() if prompt.messages else None
@@ -198,51 +211,38 @@ class LlamaCppBackend(StreamingBackend):
         templated = bool(getattr(result, "added_special", False)) or not self.chat_format
         return result.prompt, templated, [stop for stop in stops if stop]
 
-    def _last_logprobs(self):
-        import llama_cpp
-        import numpy as np
-
-        logits = np.ctypeslib.as_array(llama_cpp.llama_get_logits_ith(self.llm.ctx, -1),
-                                       shape=(self.llm.n_vocab(),)).astype(np.float64)
-        top = logits.max()
-        return logits - top - math.log(np.exp(logits - top).sum())
-
     def score_choices(self, prompts: list[Prompt], options: list[list[str]],
                       progress: Optional[ProgressFn] = None) -> list[list[float]]:
-        """The prompt is evaluated once; each option's tokens are then evaluated one by one after it, reading
-        the log-softmax of the last-token logits (the context is cut back to the prompt between options)."""
+        """Per prompt, the prompt is evaluated once and the surface forms of its options
+        (:func:`~polibench.models.choices.option_forms`) as parallel sequences sharing its KV cells
+        (:meth:`BatchDecoder.score <polibench.models.llamacpp_batch.BatchDecoder.score>`); each option's
+        forms are combined by logsumexp."""
         check_options(prompts, options, self.name)
         llm = self.llm
         scores = []
         for prompt, choices in zip(prompts, options):
-            context, templated = self.render(prompt)
-
-            def encode(text: str, templated: bool = templated) -> list[int]:
-                return llm.tokenize(text.encode("utf-8"), add_bos=not templated, special=True)
+            context = self.render(prompt)[0]
+            encode = self.encoder(prompt)
 
             def encode_option(text: str) -> list[int]:
                 return llm.tokenize(text.encode("utf-8"), add_bos=False, special=False)
 
+            forms, counts = expand_forms(context, choices)
             context_ids = encode(context)
-            llm.reset()
-            llm.eval(context_ids)
-            first = self._last_logprobs()
-            row = []
-            for option in choices:
-                _, tokens = split_continuation(encode, encode_option, context, option)
-                total, logprobs = 0.0, first
-                for k, token in enumerate(tokens):
-                    total += float(logprobs[token])
-                    if k + 1 < len(tokens):
-                        llm.n_tokens = len(context_ids) + k  # drop what a previous option appended
-                        llm.eval([token])
-                        logprobs = self._last_logprobs()
-                llm.n_tokens = len(context_ids)
-                row.append(total)
-            scores.append(row)
+            continuations = [split_continuation(encode, encode_option, context, form)[1] for form in forms]
+            if not context_ids or not all(continuations):
+                raise BackendError(f"llamacpp: score_choices needs a non-empty prompt and options (got {choices})")
+            longest = len(context_ids) + max(len(tokens) for tokens in continuations)
+            if longest > self.n_ctx:
+                raise BackendError(f"llamacpp: a prompt and option of {longest} tokens do not fit n_ctx={self.n_ctx}; "
+                                   "raise it with --model-args n_ctx=...")
+            decoder = self._decoder_for(longest)
+            values: list[float] = []
+            for start in range(0, len(continuations), decoder.n_seq):
+                values += decoder.score(context_ids, continuations[start:start + decoder.n_seq])
+            scores.append(combine_forms(values, counts))
             if progress:
                 progress(1)
-        llm.reset()
         return scores
 
     def close(self) -> None:

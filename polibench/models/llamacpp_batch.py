@@ -10,6 +10,9 @@ as llama-cpp-python builds it for ``create_completion`` (top-k, top-p, min-p 0.0
 so a sequence's tokens depend only on its prompt, its seed and the logits. Every sequence's prompt is
 evaluated afresh (no reuse of a previous request's prefix), so a response does not depend on which request
 came before it, as it does in llama-cpp-python's one-at-a-time path.
+
+:meth:`BatchDecoder.score` uses the same context for ``score_choices``: a prompt evaluated once, its answer
+options evaluated as parallel sequences that share its KV cells.
 """
 
 from __future__ import annotations
@@ -158,6 +161,44 @@ class BatchDecoder:
                 if seq.sampler is not None:
                     self.lib.llama_sampler_free(seq.sampler)
                     seq.sampler = None
+
+    # -- log-probabilities of given continuations (score_choices) ----------------------------------------
+
+    def _logprob(self, row: int, token: int) -> float:
+        """``log softmax(logits of batch row)[token]``."""
+        import numpy as np
+
+        logits = np.ctypeslib.as_array(self.lib.llama_get_logits_ith(self.ctx, row),
+                                       shape=(self.n_vocab,)).astype(np.float64)
+        top = logits.max()
+        return float(logits[token] - top - np.log(np.exp(logits - top).sum()))
+
+    def score(self, prompt: Sequence[int], continuations: Sequence[Sequence[int]]) -> list[float]:
+        """The summed log-probability of each continuation (at most ``n_seq``, none empty) after ``prompt``.
+
+        The prompt is evaluated once, in sequence 0; its KV cells are copied to one sequence per continuation,
+        and the continuations' tokens (all but each one's last, whose probability the token before gives) are
+        evaluated side by side in one ``llama_decode`` call (more when they exceed the batch)."""
+        if len(continuations) > self.n_seq:
+            raise ValueError(f"{len(continuations)} continuations for a decoder of {self.n_seq} sequences")
+        memory = self.lib.llama_get_memory(self.ctx)
+        self.lib.llama_memory_clear(memory, True)
+        for start in range(0, len(prompt), self.capacity):
+            chunk = prompt[start:start + self.capacity]
+            last = start + len(chunk) == len(prompt)
+            self._fill([(token, start + k, (0,), last and k == len(chunk) - 1) for k, token in enumerate(chunk)])
+        totals = [self._logprob(-1, tokens[0]) for tokens in continuations]
+        for slot in range(1, len(continuations)):
+            self.lib.llama_memory_seq_cp(memory, 0, slot, -1, -1)
+        # (token, position, sequence) of every fed token, and (continuation, the token it predicts)
+        entries = [((token, len(prompt) + k, (slot,), True), (slot, tokens[k + 1]))
+                   for slot, tokens in enumerate(continuations) for k, token in enumerate(tokens[:-1])]
+        for start in range(0, len(entries), self.capacity):
+            chunk = entries[start:start + self.capacity]
+            self._fill([entry for entry, _ in chunk])
+            for row, (_, (slot, target)) in enumerate(chunk):
+                totals[slot] += self._logprob(row, target)
+        return totals
 
     def close(self) -> None:
         if getattr(self, "ctx", None):

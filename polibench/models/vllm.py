@@ -26,13 +26,15 @@ from typing import Optional
 
 from polibench.errors import BackendError
 from polibench.models.base import GENERATE, SCORE_CHOICES, ModelBackend, ProgressFn
-from polibench.models.choices import check_options, split_continuation
+from polibench.models.choices import check_options, combine_forms, expand_forms, split_continuation
 from polibench.models.identity import model_fingerprint
 from polibench.records import Completion, GenerationSettings, Prompt, Usage
 
 # Arguments that change what the model computes, hence part of the cache identity.
 IDENTITY_ARGS = ("dtype", "quantization", "revision", "tokenizer", "max_model_len", "kv_cache_dtype",
                  "trust_remote_code")
+# 1: a chat-templated prompt sent as text (vLLM added BOS before the template's own); 2: as token ids, without
+PROMPT_TOKENS = 2
 EXECUTORS = (None, "ray", "mp", "uni", "external_launcher")
 
 
@@ -82,7 +84,8 @@ class VLLMBackend(ModelBackend):
     def cache_identity(self) -> dict:
         identity = {"backend": self.name, "model": self.model, "revision": self.engine_args.get("revision", "main"),
                     "args": {k: self.engine_args[k] for k in IDENTITY_ARGS if k in self.engine_args},
-                    "use_llm_chat": self.use_llm_chat, "group_samples": self.group_samples}
+                    "use_llm_chat": self.use_llm_chat, "group_samples": self.group_samples,
+                    "prompt_tokens": PROMPT_TOKENS}
         fingerprint = model_fingerprint(self.model)
         if fingerprint:
             identity["folder_sha256"] = fingerprint
@@ -122,6 +125,18 @@ class VLLMBackend(ModelBackend):
                                                      add_generation_prompt=True)
         return prompt.plain_text()
 
+    def templated(self, prompt: Prompt) -> bool:
+        return bool(prompt.messages) and bool(getattr(self.llm.get_tokenizer(), "chat_template", None))
+
+    def request(self, prompt: Prompt):
+        """What ``LLM.generate`` is given: a plain prompt as text (vLLM adds the tokenizer's special tokens: BOS
+        where it declares one, as ``llamacpp`` and ``hf`` do); a chat-templated prompt as token ids without added
+        special tokens (the template writes its own; vLLM would add a second BOS to the text)."""
+        text = self.render(prompt)
+        if not self.templated(prompt):
+            return text
+        return {"prompt_token_ids": list(self.llm.get_tokenizer()(text, add_special_tokens=False)["input_ids"])}
+
     def _groups(self, prompts: list[Prompt]) -> list[list[int]]:
         """Indices of requests: one per prompt, or runs of identical consecutive prompts with group_samples."""
         groups: list[list[int]] = []
@@ -142,7 +157,7 @@ class VLLMBackend(ModelBackend):
         if self.use_llm_chat and any(p.messages for p in heads):
             outputs = self._chat_and_generate(heads, params)
         else:
-            outputs = self.llm.generate([self.render(p) for p in heads], params, use_tqdm=False)
+            outputs = self.llm.generate([self.request(p) for p in heads], params, use_tqdm=False)
         results: list[Optional[Completion]] = [None] * len(prompts)
         for group, output in zip(groups, outputs):
             n_prompt = len(getattr(output, "prompt_token_ids", None) or []) or None
@@ -172,7 +187,8 @@ class VLLMBackend(ModelBackend):
 
     def score_choices(self, prompts: list[Prompt], options: list[list[str]],
                       progress: Optional[ProgressFn] = None) -> list[list[float]]:
-        """Log-probability of each option after the rendered prompt (:meth:`render`), summed over its tokens.
+        """Log-probability of each option after the rendered prompt (:meth:`render`), summed over its tokens, its
+        surface forms (:func:`~polibench.models.choices.option_forms`) combined by logsumexp.
 
         Every (prompt, option) pair is one request of token ids with ``max_tokens=1`` and
         ``prompt_logprobs=1``; vLLM then returns, for each prompt position, a dict that always holds the
@@ -189,16 +205,19 @@ class VLLMBackend(ModelBackend):
 
         requests: list[dict] = []
         starts: list[int] = []  # where each request's option tokens begin
+        counts: list[list[int]] = []  # per prompt, the surface forms of each option
         for prompt, choices in zip(prompts, options):
             context = self.render(prompt)
             # vLLM adds the tokenizer's special tokens to a text prompt; a chat template writes its own.
-            special = not (prompt.messages and context != prompt.plain_text())
+            special = not self.templated(prompt)
 
             def encode(text: str, special: bool = special) -> list[int]:
                 return tokenizer(text, add_special_tokens=special)["input_ids"]
 
-            for option in choices:
-                context_ids, option_ids = split_continuation(encode, encode_option, context, option)
+            forms, form_counts = expand_forms(context, choices)
+            counts.append(form_counts)
+            for form in forms:
+                context_ids, option_ids = split_continuation(encode, encode_option, context, form)
                 if not context_ids:
                     raise BackendError("vllm: score_choices needs a non-empty prompt")
                 requests.append({"prompt_token_ids": context_ids + option_ids})
@@ -211,9 +230,9 @@ class VLLMBackend(ModelBackend):
             positions = output.prompt_logprobs or []
             flat.append(sum(positions[k][ids[k]].logprob for k in range(start, len(ids))))
         scores, at = [], 0
-        for choices in options:
-            scores.append(flat[at:at + len(choices)])
-            at += len(choices)
+        for form_counts in counts:
+            scores.append(combine_forms(flat[at:at + sum(form_counts)], form_counts))
+            at += sum(form_counts)
             if progress:
                 progress(1)
         return scores

@@ -174,3 +174,38 @@ def test_not_json_names_the_row(capsys, tmp_path):
 
 if __name__ == "__main__":
     sys.exit(pytest.main([__file__]))
+
+
+def test_importing_a_runs_own_responses_gives_its_prompts_byte_for_byte(tmp_path):
+    """``import`` fills every template slot as ``run`` does: ``{model_name}`` is the display name (here
+    ``Tiny-7B``, not the path ``org/Tiny-7B.Q4_0.gguf`` the model is given as)."""
+    folder = tmp_path / "tasks"
+    folder.mkdir()
+    (folder / "named.yaml").write_text("""
+variant_set: named-prefix
+variants:
+  - {id: name, template: "Hey {model_name}, please respond to the provided statement.\\nStatement: {statement}"}
+  - {id: plain, template: "{statement}", chat: false}
+""")
+    (folder / "named_task.yaml").write_text("""
+task: named-prefix
+instrument: pct
+variant_set: named-prefix
+generation: {samples: 1, max_new_tokens: 8}
+scoring: {scorer: lexical, threshold: 0.0}
+metrics: [coverage]
+""")
+    model = "org/Tiny-7B.Q4_0.gguf"
+    ran = tmp_path / "run"
+    assert main(["run", "--backend", "mock", "--model", model, "--tasks", "named-prefix", "--include-path",
+                 str(folder), "--output", str(ran), "--no-progress", "--no-cache"]) == 0
+    run_samples = read_samples(ran / "samples.jsonl")
+    assert any("Hey Tiny-7B, please" in s.prompt for s in run_samples)
+    rows = [{"item": s.item_id, "variant": s.variant, "response": s.response, "prompt": s.prompt}
+            for s in run_samples]
+    out = tmp_path / "imported"
+    assert main(["import", str(write_jsonl(tmp_path / "rows.jsonl", rows)), "--tasks", "named-prefix",
+                 "--include-path", str(folder), "--model", model, "--output", str(out), "--no-progress"]) == 0
+    imported = read_samples(out / "samples.jsonl")
+    assert [(s.prompt, s.messages) for s in imported] == [(s.prompt, s.messages) for s in run_samples]
+    assert [s.prompt.encode() for s in imported] == [s.prompt.encode() for s in run_samples]

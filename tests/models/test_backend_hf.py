@@ -1,5 +1,7 @@
 """The hf backend on a tiny random Llama saved to disk, and on the embedded GGUF (real weights)."""
 
+import math
+
 import pytest
 
 pytest.importorskip("torch")
@@ -8,6 +10,7 @@ from tiny_models import tiny_causal_lm  # noqa: E402
 
 from polibench.errors import BackendError  # noqa: E402
 from polibench.models.base import Prompt  # noqa: E402
+from polibench.models.choices import option_forms  # noqa: E402
 from polibench.models.hf import HFBackend  # noqa: E402
 from polibench.records import ChatMessage, GenerationSettings  # noqa: E402
 
@@ -105,8 +108,6 @@ def test_score_choices_matches_a_manual_forward_pass(plain_dir, chat_dir):
     vocab = [w for w in plain.tokenizer.get_vocab() if not w.startswith("<")]
     (all_words,) = plain.score_choices([prompt], [[" " + w for w in vocab]])
     unk = manual_logprob(plain, prompt.text, " <unk>")
-    import math
-
     assert sum(math.exp(x) for x in all_words) + math.exp(unk) == pytest.approx(
         1.0 - sum(math.exp(manual_logprob(plain, prompt.text, t)) for t in (" <s>", " </s>", " <pad>")), abs=1e-4)
 
@@ -114,7 +115,12 @@ def test_score_choices_matches_a_manual_forward_pass(plain_dir, chat_dir):
     message = Prompt(text="i agree", seed=0, messages=(ChatMessage(role="user", content="i agree"),))
     (chat_scores,) = chat.score_choices([message], [["agree", "disagree"]])
     header = "<s> i agree </s><s>"  # the template with its assistant header: options continue after it
-    assert chat_scores == pytest.approx([manual_logprob(chat, header, o) for o in ("agree", "disagree")], abs=1e-4)
+    # the header ends without whitespace: each option read as " X" and "X", added (here both are the same
+    # tokens for this word-level tokenizer, so the sum is twice the probability)
+    expected = [math.log(sum(math.exp(manual_logprob(chat, header, f)) for f in option_forms(header, o)))
+                for o in ("agree", "disagree")]
+    assert option_forms(header, "agree") == [" agree", "agree"]
+    assert chat_scores == pytest.approx(expected, abs=1e-4)
 
 
 def test_close_drops_the_model_but_keeps_the_description(plain_dir):

@@ -17,7 +17,12 @@ from polibench.results.files import read_samples
 
 
 class FakeTokenizer:
+    """One id per character, and the special token 1 in front when asked (as a BOS-declaring tokenizer)."""
+
     chat_template = "{% for m in messages %}...{% endfor %}"
+
+    def __call__(self, text, add_special_tokens=True):
+        return {"input_ids": ([1] if add_special_tokens else []) + [ord(c) for c in text]}
 
     def apply_chat_template(self, messages, tokenize=False, add_generation_prompt=True):
         assert tokenize is False and add_generation_prompt is True
@@ -31,7 +36,8 @@ def make_fake_vllm():
         def __init__(self, **kwargs):
             self.kwargs = kwargs
 
-    def output(prompt_text: str, params: SamplingParams):
+    def output(prompt, params: SamplingParams):
+        prompt_text = prompt if isinstance(prompt, str) else "".join(map(chr, prompt["prompt_token_ids"]))
         n = params.kwargs.get("n", 1)
         outs = [types.SimpleNamespace(text=f" reply to {prompt_text[-12:]!r} seed {params.kwargs['seed']} #{j} ",
                                       finish_reason="length", token_ids=[1, 2, 3]) for j in range(n)]
@@ -88,7 +94,10 @@ def test_sampling_params_per_request_and_chat_template(fake_vllm):
     prompts = [Prompt(text="Statement A", seed=11, messages=CHAT), Prompt(text="plain B", seed=12)]
     completions = backend.generate(prompts, settings)
     (call,) = fake_vllm.calls["generate"]
-    assert call["prompts"] == ["<|system|>Be brief.<|user|>Statement A<|assistant|>", "plain B"]
+    # the templated prompt goes as token ids with no BOS added (the template writes its own); the plain one as
+    # text, to which vLLM adds the tokenizer's BOS, as llamacpp and hf do
+    templated = "<|system|>Be brief.<|user|>Statement A<|assistant|>"
+    assert call["prompts"] == [{"prompt_token_ids": [ord(c) for c in templated]}, "plain B"]
     assert call["params"] == [
         {"n": 1, "max_tokens": 33, "seed": 11, "temperature": 0.7, "stop": ["\n\n"], "top_k": 40, "top_p": 0.9},
         {"n": 1, "max_tokens": 33, "seed": 12, "temperature": 0.7, "stop": ["\n\n"], "top_k": 40, "top_p": 0.9},

@@ -44,10 +44,10 @@ def test_options_are_picked_by_their_leading_label_and_must_differ():
 def test_missing_options_get_opinionqas_share_of_the_unlisted_mass():
     top = {" 1": math.log(0.5), "1": math.log(0.1), "2": math.log(0.2), "Hello": math.log(0.1)}
     values, misses = logprobs_from_top(top, ["1", "2", "3", "4"])
-    # "1": the better of its two spellings; 3 and 4 share the unlisted mass 1 - 0.9, unless a listed token is
+    # "1": its two spellings added (0.5 + 0.1); 3 and 4 share the unlisted mass 1 - 0.9, unless a listed token is
     # less probable than that share
     assert misses == [False, False, True, True]
-    assert values == pytest.approx([math.log(0.5), math.log(0.2), math.log(0.05), math.log(0.05)])
+    assert values == pytest.approx([math.log(0.6), math.log(0.2), math.log(0.05), math.log(0.05)])
     values, _ = logprobs_from_top({"1": math.log(0.97), "2": math.log(0.01)}, ["1", "2", "3"])
     assert values[2] == pytest.approx(math.log(0.01))  # min(smallest listed 0.01, unlisted 0.02 / 1)
     values, _ = logprobs_from_top({"1": math.log(0.6), "2": math.log(0.4)}, ["1", "2", "3"])

@@ -1,0 +1,144 @@
+"""The log-probability channel's speed: polibench's ``hf`` backend against lm-eval's ``loglikelihood`` requests,
+on the same ``rottger-logprob`` prompts and options, the same model and the same batch size, in one run.
+
+The model is the embedded SmolLM2-135M-Instruct GGUF, de-quantised by transformers and written as an HF folder
+(``save_pretrained``; its tokenizer splits digits as llama.cpp does, see polibench.models.hf), which both
+harnesses load. polibench scores each prompt's four options with ``HFBackend.score_choices`` (prompts x options
+batched, each prompt evaluated once). lm-eval gets a YAML task written here over the same prompts (the chat
+template already applied, so both see the same text) with the options as ``multiple_choice`` choices and an
+empty target delimiter; its ``HFLM.loglikelihood`` then scores the task's requests (one per prompt and option).
+Only the scoring is timed (model loading and request building are not). The run prints both rates, their
+ratio, the largest difference between the two harnesses' log-probabilities and the machine's load average.
+
+    python benchmarks/bench_logprob.py --smoke                # 8 prompts, seconds after the model loads
+    python benchmarks/bench_logprob.py                        # the 620 prompts (62 statements x 10 templates)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import tempfile
+import time
+from pathlib import Path
+
+from polibench.models.embedded import embedded_gguf_path
+from polibench.records import Prompt
+from polibench.request_building import build_samples
+from polibench.taskspec.loader import load_registry
+
+TASK = "polibench_rottger_logprob"
+TASK_YAML = """task: {task}
+dataset_path: json
+dataset_kwargs:
+  data_files:
+    test: {docs}
+test_split: test
+output_type: multiple_choice
+doc_to_text: "{{{{context}}}}"
+doc_to_choice: "{{{{options}}}}"
+doc_to_target: 0
+target_delimiter: ""
+metric_list:
+  - metric: acc
+"""
+
+
+def rottger_prompts(n: int) -> tuple[list[Prompt], list[list[str]]]:
+    registry = load_registry()
+    samples = build_samples(registry.task("rottger-logprob"), registry, samples_per_prompt=1)[:n]
+    prompts = [Prompt(text=s.prompt, seed=s.seed, messages=tuple(s.messages) if s.messages else None) for s in samples]
+    return prompts, [list(s.options or []) for s in samples]
+
+
+def hf_folder(folder: Path) -> Path:
+    """The embedded GGUF as an HF folder (made once; reused when ``folder`` already holds it)."""
+    if (folder / "config.json").is_file():
+        return folder
+    import copy
+
+    import torch
+    from transformers import AutoModelForCausalLM
+
+    from polibench.models.hf import HFBackend
+
+    with HFBackend(str(embedded_gguf_path()), device="cpu", dtype="float32", batch_size=1) as backend:
+        # transformers refuses to save a model it loaded from a GGUF: the same float weights in a plain model
+        config = copy.deepcopy(backend.lm.config)
+        if hasattr(config, "quantization_config"):
+            del config.quantization_config
+        plain = AutoModelForCausalLM.from_config(config, dtype=torch.float32)
+        plain.load_state_dict(backend.lm.state_dict())
+        plain.save_pretrained(folder)
+        backend.tokenizer.save_pretrained(folder)
+    return folder
+
+
+def lm_eval_requests(contexts: list[str], options: list[list[str]], workdir: Path) -> list:
+    """The loglikelihood requests of a YAML task written over these contexts and options."""
+    from lm_eval.tasks import TaskManager, get_task_dict
+
+    docs = workdir / "docs.jsonl"
+    docs.write_text("".join(json.dumps({"context": c, "options": o}) + "\n" for c, o in zip(contexts, options)))
+    (workdir / f"{TASK}.yaml").write_text(TASK_YAML.format(task=TASK, docs=docs))
+    task = get_task_dict([TASK], TaskManager(include_path=str(workdir)))[TASK]
+    task.build_all_requests(rank=0, world_size=1)
+    instances = sorted(task.instances, key=lambda inst: (inst.doc_id, inst.idx))
+    expected = [(c, o) for c, opts in zip(contexts, options) for o in opts]
+    if [tuple(inst.arguments) for inst in instances] != expected:
+        raise SystemExit("lm-eval's requests are not the prompts and options polibench scores")
+    return instances
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--smoke", action="store_true", help="8 prompts")
+    parser.add_argument("--prompts", type=int, default=620, help="rottger-logprob prompts to score (at most 620)")
+    parser.add_argument("--batch-size", type=int, default=8, help="the same for both harnesses (hf's CPU default)")
+    parser.add_argument("--hf-dir", type=Path, help="where to keep the HF folder made from the GGUF (default: temp)")
+    args = parser.parse_args()
+    n = 8 if args.smoke else args.prompts
+
+    import torch
+    from lm_eval.models.huggingface import HFLM
+
+    from polibench.models.hf import HFBackend
+
+    prompts, options = rottger_prompts(n)
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = hf_folder(args.hf_dir or Path(tmp) / "hf")
+        ours = HFBackend(str(folder), device="cpu", dtype="float32", batch_size=args.batch_size)
+        contexts = [ours.render(p) for p in prompts]
+        if any(not c.endswith("\n") for c in contexts):
+            raise SystemExit("expected ChatML contexts ending in a newline (one surface form per option)")
+        requests = lm_eval_requests(contexts, options, Path(tmp))
+        theirs = HFLM(pretrained=str(folder), device="cpu", dtype="float32", batch_size=args.batch_size)
+
+        load_before = os.getloadavg()
+        start = time.perf_counter()
+        our_scores = ours.score_choices(prompts, options)
+        our_seconds = time.perf_counter() - start
+        start = time.perf_counter()
+        their_scores = [value for value, _ in theirs.loglikelihood(requests, disable_tqdm=True)]
+        their_seconds = time.perf_counter() - start
+        load_after = os.getloadavg()
+
+    flat = [v for row in our_scores for v in row]
+    largest = max(abs(a - b) for a, b in zip(flat, their_scores))
+    ours_rate, theirs_rate = n / our_seconds, n / their_seconds
+    print(f"rottger-logprob: {n} prompts x 4 options ({len(requests)} loglikelihood requests), SmolLM2-135M-Instruct "
+          f"(HF folder from the embedded GGUF, float32, CPU, {torch.get_num_threads()} torch threads), "
+          f"batch size {args.batch_size}")
+    print(f"polibench hf score_choices: {our_seconds:7.1f} s  {ours_rate:7.2f} prompts/s")
+    print(f"lm-eval HFLM.loglikelihood: {their_seconds:7.1f} s  {theirs_rate:7.2f} prompts/s")
+    print(f"ratio polibench / lm-eval: {ours_rate / theirs_rate:.2f}")
+    print(f"largest |log-prob difference| between the two: {largest:.2e}")
+    print(f"load average (1 min) before / after: {load_before[0]:.1f} / {load_after[0]:.1f} "
+          f"on {os.cpu_count()} CPUs")
+    if largest > 1e-2:  # float32 rounding of differently padded batches stays near 1e-3
+        raise SystemExit("the two harnesses disagree on the log-probabilities: the rates compare different work")
+
+
+if __name__ == "__main__":
+    main()
