@@ -82,7 +82,8 @@ def main() -> None:
     print(f"all metrics, {args.resamples:,} bootstrap resamples, {MODELS} models: {metrics_done - viewed:.2f} s")
 
     # compare_documents reads a document's results, model and run seed (the typed ResultsDocument's fields)
-    documents = [(Path(f"model-{k}"), SimpleNamespace(model={"model": f"model-{k}"}, run=SimpleNamespace(seed=k),
+    documents = [(Path(f"model-{k}"), SimpleNamespace(model={"model": f"model-{k}"},
+                                                      run=SimpleNamespace(seed=k, limit=None),
                                                       results={task.task: TaskResults.from_blocks(r)}))
                  for k, r in enumerate(results)]
     comparison = compare_documents(documents)
