@@ -13,8 +13,8 @@ Two marker sets, two tests:
 * ``test_restated_answers_with_the_gold_markers_...``: the 34 agree/disagree marker pairs of the gold data
   (polibench/data/stance/tools/restated.py, ``PAIRS``). The markers are seen in training; the statements are
   not all (test-split statements, Röttger's wording, later instruments), so this checks that restating reads
-  right on every statement. Required: at most 1 % misread (a fresh training in CI misread 2 of 340), and at most 5 % below
-  0.9 (3 of 180 were, at 0.77-0.89: "I would question whether X", "My view is that X"). It must pass. The
+  right on every statement. Required: at most 1 % misread (a fresh training in CI misread 2 of 340), and at
+  most 5 % below 0.9 (3 of 180 were, at 0.77-0.89: "I would question whether X", "My view is that X"). It must pass. The
   v1 scorer (before issue 27) fails it: it read "I agree that X" as unrelated.
 * ``test_restated_answers_with_held_out_markers_...``: markers drawn only from
   ``polibench.stance.restated.AGREE_HELDOUT`` / ``DISAGREE_HELDOUT``, phrasings used nowhere in the gold data
