@@ -18,6 +18,9 @@ tagged with the key's hash. ``stats()`` reports attempts (completion requests) a
 faults injected by kind, the largest number of requests in flight at once, the shortest wait a client
 left after a 429 before retrying, and ``model_lists`` (model lists served).
 
+With ``die_after=N``, the server dies after its N-th successful answer: it stops listening, and requests
+still arriving on open connections are dropped unanswered (a node that goes down mid-run).
+
 Run standalone: ``python tests/fault_server.py --port 8765 --fault-rate 0.5 --latency 0.05``.
 """
 
@@ -53,8 +56,9 @@ def request_key(body: dict) -> str:
 
 class FaultState:
     def __init__(self, seed: int, fault_rate: float, max_faults: int, kinds: tuple[str, ...],
-                 latency: float, hang_seconds: float, expected_key: str | None):
+                 latency: float, hang_seconds: float, expected_key: str | None, die_after: int | None = None):
         self.seed, self.fault_rate, self.max_faults, self.kinds = seed, fault_rate, max_faults, kinds
+        self.die_after, self.dead = die_after, False
         self.latency, self.hang_seconds, self.expected_key = latency, hang_seconds, expected_key
         self.lock = threading.RLock()  # re-entrant: _send (which records the answer) runs under it for 401s
         self.attempts: Counter = Counter()
@@ -167,6 +171,9 @@ class Handler(BaseHTTPRequestHandler):
             return True
 
     def do_GET(self) -> None:
+        if self.state.dead:
+            self._drop()
+            return
         if self.path.endswith("/models"):
             if self._refuse_key():
                 return
@@ -185,6 +192,9 @@ class Handler(BaseHTTPRequestHandler):
             self._send(404, b'{"error": {"message": "not found"}}')
             return
         state = self.state
+        if state.dead:
+            self._drop()
+            return
         body = json.loads(raw or b"{}")
         key = request_key(body)
         now = time.monotonic()
@@ -240,9 +250,19 @@ class Handler(BaseHTTPRequestHandler):
             payload = {"id": f"cmpl-{key[:12]}", "object": kind, "created": 0, "model": body.get("model"),
                        "choices": [choice], "usage": usage}
             with state.lock:
+                if state.dead:  # died while this request waited: no answer
+                    self._drop()
+                    return
                 state.successes[key] += 1
                 state.replies[key] = text
-            self._send(200, json.dumps(payload).encode())
+                self._send(200, json.dumps(payload).encode())
+                if state.die_after is not None and sum(state.successes.values()) >= state.die_after:
+                    state.dead = True
+                    threading.Thread(target=self._die, daemon=True).start()
+
+    def _die(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
 
 
 class QuietHTTPServer(ThreadingHTTPServer):
@@ -259,8 +279,10 @@ class FaultServer:
     """Start with :meth:`start` (a background thread on 127.0.0.1), stop with :meth:`stop`."""
 
     def __init__(self, seed: int = 0, fault_rate: float = 0.0, max_faults: int = 3, kinds=KINDS,
-                 latency: float = 0.0, hang_seconds: float = 2.0, port: int = 0, expected_key: str | None = None):
-        self.state = FaultState(seed, fault_rate, max_faults, tuple(kinds), latency, hang_seconds, expected_key)
+                 latency: float = 0.0, hang_seconds: float = 2.0, port: int = 0, expected_key: str | None = None,
+                 die_after: int | None = None):
+        self.state = FaultState(seed, fault_rate, max_faults, tuple(kinds), latency, hang_seconds, expected_key,
+                                die_after)
         handler = type("BoundHandler", (Handler,), {"state": self.state})
         self.httpd = QuietHTTPServer(("127.0.0.1", port), handler)
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)

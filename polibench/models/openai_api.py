@@ -1,5 +1,10 @@
 """``openai`` backend: the OpenAI API, or any OpenAI-compatible server via ``--base-url``.
 
+Several servers of one model (``--base-url URL1,URL2`` or ``--model-args 'base_url=URL1|URL2'``) are used as
+one: each request goes to the least-loaded server, and a failing one is taken out of rotation with backoff
+(:mod:`polibench.models.server_pool`). With ``batch=true``, uncached requests go out as one batch job
+(:mod:`polibench.models.openai_batch`).
+
 Works with vLLM's and llama.cpp's servers, Ollama, TGI and other servers that speak the chat
 (``endpoint=chat``, default) or completions (``endpoint=completions``) protocol; without ``--base-url``,
 ``$OPENAI_BASE_URL`` is used when set, else the OpenAI API. Requests run on the
@@ -29,6 +34,7 @@ import asyncio
 import json
 import os
 import random
+import re
 import socket
 import sys
 import threading
@@ -42,7 +48,9 @@ from urllib.parse import urlsplit, urlunsplit
 from polibench.errors import BackendError
 from polibench.models.base import GENERATE, SCORE_CHOICES, Completion, ProgressFn, Prompt
 from polibench.models.choices import check_options, logprobs_from_top, option_labels
+from polibench.models.openai_batch import MAX_BATCH, BatchRun, check_batch_args
 from polibench.models.retry import RetryPolicy, parse_retry_after, retryable_status
+from polibench.models.server_pool import Server, ServerPool
 from polibench.models.streaming import ResultFn, StreamingBackend
 from polibench.records import GenerationSettings, Usage
 
@@ -50,6 +58,13 @@ OPENAI_URL = "https://api.openai.com/v1"
 TOP_LOGPROBS = 20  # the most the OpenAI API returns per token: --model-args top_logprobs=20
 ENDPOINTS = ("chat", "completions")
 TOKEN_PARAMS = ("max_tokens", "max_completion_tokens")
+SEVERAL_SERVERS = "several servers"  # the cache identity's base_url when several are given: not which ones
+
+
+def split_urls(value) -> list[str]:
+    """``base_url`` as one URL, several separated by ``,``, ``|`` or spaces, or a list."""
+    items = value if isinstance(value, (list, tuple)) else re.split(r"[,|\s]+", str(value or ""))
+    return [str(u).strip() for u in items if str(u).strip()]
 
 
 class MalformedResponse(Exception):
@@ -112,7 +127,10 @@ class OpenAIBackend(StreamingBackend):
                  api_key_env: str = "OPENAI_API_KEY", concurrency: int = 8, max_retries: int = 8,
                  timeout: float = 60.0, backoff_base: float = 1.0, backoff_max: float = 60.0,
                  send_seed: bool = True, send_top_k: Optional[bool] = None, token_param: str = "max_tokens",
-                 api_key: Optional[str] = None, top_logprobs: Optional[int] = None):
+                 api_key: Optional[str] = None, top_logprobs: Optional[int] = None, batch: bool = False,
+                 batch_retry: str = "ask", poll_interval: float = 30.0, price_input: Optional[float] = None,
+                 price_output: Optional[float] = None, batch_price_input: Optional[float] = None,
+                 batch_price_output: Optional[float] = None):
         if api_key is not None:
             raise BackendError(f"openai: never pass the API key on the command line; export {api_key_env} instead")
         if not model:
@@ -128,8 +146,11 @@ class OpenAIBackend(StreamingBackend):
         except ImportError:
             raise BackendError("the openai backend needs the openai package: pip install -e '.[api]'") from None
         base_url = base_url or os.environ.get("OPENAI_BASE_URL") or None
-        self.base_url = strip_credentials(base_url) if base_url else None
-        self._url = base_url or OPENAI_URL  # may carry credentials: used for requests only
+        self._urls = split_urls(base_url) or [OPENAI_URL]  # may carry credentials: used for requests only
+        if len(set(self._urls)) != len(self._urls):
+            raise BackendError(f"openai: base_url lists a server twice ({base_url})")
+        self.base_url = ",".join(strip_credentials(u) for u in self._urls) if base_url else None
+        self._url = self._urls[0]
         key = os.environ.get(api_key_env)
         if not key and not base_url:
             raise BackendError(f"openai: no API key: export {api_key_env}=... (the key is read from the "
@@ -149,9 +170,17 @@ class OpenAIBackend(StreamingBackend):
         # score_choices only when asked for: many providers return no log-probabilities, and a judge scorer
         # would otherwise switch from generated answers to them
         self.capabilities = frozenset({GENERATE, SCORE_CHOICES} if self.top_logprobs else {GENERATE})
+        self.batch = bool(batch)
+        self.batch_retry, self.batch_poll_interval = str(batch_retry), float(poll_interval)
+        self.prices = {"price_input": price_input, "price_output": price_output,
+                       "batch_price_input": batch_price_input, "batch_price_output": batch_price_output}
+        check_batch_args(self.batch_retry, self.batch_poll_interval, self.prices, self.batch and len(self._urls) > 1)
+        if self.batch:
+            self.chunk_size = MAX_BATCH  # the run's uncached requests as one batch
         super().__init__(model, base_url=self.base_url, endpoint=endpoint, api_key_env=api_key_env,
                          concurrency=self.concurrency, max_retries=self.policy.max_retries, timeout=self.timeout,
-                         send_seed=self.send_seed, send_top_k=self.send_top_k, token_param=token_param)
+                         send_seed=self.send_seed, send_top_k=self.send_top_k, token_param=token_param,
+                         **({"batch": True, "batch_retry": self.batch_retry} if self.batch else {}))
         self.retries: Counter = Counter()
         self.requests_sent = 0
         self.max_in_flight = 0
@@ -159,15 +188,33 @@ class OpenAIBackend(StreamingBackend):
         self._checked = False
 
     def cache_identity(self) -> dict:
-        """What decides a response: the server, the model, the endpoint and what is sent (not the key)."""
-        return {"backend": self.name, "model": self.model, "base_url": self.base_url or OPENAI_URL,
+        """What decides a response: the server, the model, the endpoint and what is sent (not the key). With
+        several servers (of one model), not which ones: a rerun on other servers of it reuses the cache."""
+        server = SEVERAL_SERVERS if len(self._urls) > 1 else (self.base_url or OPENAI_URL)
+        return {"backend": self.name, "model": self.model, "base_url": server,
                 "endpoint": self.endpoint, "send_seed": self.send_seed, "send_top_k": self.send_top_k}
 
     # -- reachability ---------------------------------------------------------------------------------
 
-    def check_reachable(self, tries: int = 3) -> None:
-        """Fail fast, with one message, when nothing listens at the base URL (skipped behind a proxy)."""
-        parts = urlsplit(self._url)
+    def check_reachable(self, tries: int = 3) -> list[str]:
+        """Fail fast, with one message, when nothing listens at the base URL (skipped behind a proxy). With
+        several servers, one that answers is enough (a warning names the others); returns those that answer."""
+        reachable, errors = [], []
+        for url in self._urls:
+            try:
+                self._check_one(url, tries)
+                reachable.append(url)
+            except BackendError as exc:
+                errors.append(str(exc))
+        if not reachable:
+            raise BackendError(errors[0] if len(errors) == 1 else
+                               "openai: none of the servers answers: " + "; ".join(errors))
+        for error in errors:
+            print(f"polibench: warning: {error} (it stays in rotation, with backoff)", file=sys.stderr)
+        return reachable
+
+    def _check_one(self, url: str, tries: int) -> None:
+        parts = urlsplit(url)
         host, scheme = parts.hostname or "", parts.scheme or "https"
         port = parts.port or (443 if scheme == "https" else 80)
         proxies = urllib.request.getproxies()
@@ -181,7 +228,7 @@ class OpenAIBackend(StreamingBackend):
             except OSError as exc:
                 error = exc
                 time.sleep(0.2 * (attempt + 1))
-        raise BackendError(f"openai: cannot reach {self.base_url or OPENAI_URL} "
+        raise BackendError(f"openai: cannot reach {strip_credentials(url)} "
                            f"({getattr(error, 'strerror', None) or error})")
 
     def _reach_once(self) -> None:
@@ -194,13 +241,18 @@ class OpenAIBackend(StreamingBackend):
         """Reachability, then one ``GET /models`` (free; retried like a completion): refuses a bad key or an
         endpoint that does not answer before any prompt is sent. Warns when the listed models do not
         include ``model`` (some proxies list only part of what they serve, so this is not an error)."""
+        reachable = self.check_reachable()
+        self._checked = True
+        for url in reachable:
+            self._preflight_one(url)
+
+    def _preflight_one(self, url: str) -> None:
         import openai
 
-        self.check_reachable()
-        self._checked = True
+        shown = strip_credentials(url)
         rng = random.Random(0)
         attempt = 0
-        with openai.OpenAI(api_key=self._api_key, base_url=self._url, timeout=self.timeout, max_retries=0) as client:
+        with openai.OpenAI(api_key=self._api_key, base_url=url, timeout=self.timeout, max_retries=0) as client:
             while True:
                 try:
                     served = [getattr(m, "id", None) for m in client.models.list().data]
@@ -211,16 +263,16 @@ class OpenAIBackend(StreamingBackend):
                     return  # the server does not list models: the first request will tell
                 if not failure.retryable:
                     raise BackendError(self._safe(f"openai: the server refused the preflight request (GET "
-                                                  f"{self.base_url or OPENAI_URL}/models), before any prompt was "
+                                                  f"{shown}/models), before any prompt was "
                                                   f"sent: {failure.message}"))
                 if attempt >= self.policy.max_retries:
-                    raise BackendError(self._safe(f"openai: preflight request (GET {self.base_url or OPENAI_URL}"
+                    raise BackendError(self._safe(f"openai: preflight request (GET {shown}"
                                                   f"/models) gave up after {attempt + 1} attempts: {failure.message}"))
                 time.sleep(self.policy.delay(attempt, failure.retry_after, rng))
                 attempt += 1
         if served and self.model not in served:
-            shown = ", ".join(str(m) for m in served[:5]) + (" ..." if len(served) > 5 else "")
-            print(f"polibench: warning: openai: the server does not list model '{self.model}' (it lists {shown})",
+            listed = ", ".join(str(m) for m in served[:5]) + (" ..." if len(served) > 5 else "")
+            print(f"polibench: warning: openai: the server does not list model '{self.model}' (it lists {listed})",
                   file=sys.stderr)
 
     # -- generation -----------------------------------------------------------------------------------
@@ -229,6 +281,9 @@ class OpenAIBackend(StreamingBackend):
         if not prompts:
             return
         self._reach_once()
+        if self.batch:
+            BatchRun(self, prompts, settings, on_result).run()
+            return
         before = sum(self.retries.values())
         run_async(self._run_all(prompts, settings, on_result))
         retried = sum(self.retries.values()) - before
@@ -244,35 +299,47 @@ class OpenAIBackend(StreamingBackend):
         retried by the policy; ``on_result(index, value)`` as each one succeeds."""
         import openai
 
-        client = openai.AsyncOpenAI(api_key=self._api_key, base_url=self._url, timeout=self.timeout,
-                                    max_retries=0)
+        servers = [Server(url, strip_credentials(url),
+                          openai.AsyncOpenAI(api_key=self._api_key, base_url=url, timeout=self.timeout, max_retries=0))
+                   for url in self._urls]
+        pool = ServerPool(servers, self.policy, random.Random(count + 1))
         gate = asyncio.Semaphore(self.concurrency)
         rng = random.Random(count)
-        tasks = [asyncio.create_task(self._one(client, gate, rng, i, request, on_result)) for i in range(count)]
+        tasks = [asyncio.create_task(self._one(pool, gate, rng, i, request, on_result)) for i in range(count)]
         try:
             await asyncio.gather(*tasks)
         finally:
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
-            await client.close()
+            for server in servers:
+                await server.client.close()
+            if len(servers) > 1:
+                print(f"polibench: openai: requests per server: {pool.summary()}", file=sys.stderr)
 
-    async def _one(self, client, gate, rng, index, request, on_result) -> None:
+    async def _one(self, pool: ServerPool, gate, rng, index, request, on_result) -> None:
+        """One request to the end: sent to the pool's least-loaded server, retried by the policy. With several
+        servers, a failed server leaves the rotation for its backoff and the request goes elsewhere at once;
+        with one, the request itself waits its backoff."""
+        several = len(pool.servers) > 1
         attempt = 0
         while True:
             async with gate:
+                server = await pool.acquire()
                 self._in_flight += 1
                 self.max_in_flight = max(self.max_in_flight, self._in_flight)
                 self.requests_sent += 1
+                failure = None
                 try:
-                    value = await request(client, index)
-                    failure = None
+                    value = await request(server.client, index)
                 except (asyncio.CancelledError, BackendError):
                     raise
                 except Exception as exc:  # noqa: BLE001 - every failure is classified below
                     failure = classify(exc)
                 finally:
                     self._in_flight -= 1
+                    server_failed = several and failure is not None and failure.retryable
+                    pool.release(server, not server_failed, failure.retry_after if failure else None)
             if failure is None:
                 on_result(index, value)
                 return
@@ -282,7 +349,8 @@ class OpenAIBackend(StreamingBackend):
                 raise BackendError(self._safe(f"openai: gave up after {attempt + 1} attempts "
                                               f"(max_retries={self.policy.max_retries}): {failure.message}"))
             self.retries[failure.kind] += 1
-            await asyncio.sleep(self.policy.delay(attempt, failure.retry_after, rng))
+            if not several:
+                await asyncio.sleep(self.policy.delay(attempt, failure.retry_after, rng))
             attempt += 1
 
     # -- score_choices: the next token's top log-probabilities ---------------------------------------------

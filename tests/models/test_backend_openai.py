@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 import socket
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -14,7 +16,7 @@ import pytest
 pytest.importorskip("openai")
 
 sys.path.insert(0, str(Path(__file__).parent.parent))
-from fault_server import KINDS, FaultServer, request_key  # noqa: E402
+from fault_server import KINDS, FaultServer, reply_text, request_key  # noqa: E402
 
 from polibench.cli.main import main  # noqa: E402
 from polibench.models.retry import RetryPolicy, parse_retry_after  # noqa: E402
@@ -182,3 +184,88 @@ def test_retry_after_parsing_and_backoff():
         cap = min(8.0, 2.0 ** attempt)
         assert cap / 2 <= d <= cap
     assert 5.0 <= policy.delay(0, 5.0, rng) <= 5.5  # Retry-After wins over a short backoff
+
+
+def test_several_servers_one_dies_each_response_once_and_results_equal_one_server(tmp_path, capsys):
+    """Three loopback servers of one model: one fails now and then, one dies mid-run. Every response arrives once
+    (over all servers), equal to the one-server run's; the load is spread; the cache identity does not name the
+    servers, so a rerun on other servers of the model sends nothing."""
+    fast = "concurrency=4,timeout=2,backoff_base=0.05,backoff_max=0.2,max_retries=10"
+    with FaultServer(seed=4) as single:
+        assert run(single.base_url, tmp_path / "one", "--no-cache", model_args=fast) == 0
+    with FaultServer(seed=4, latency=0.01) as a, FaultServer(seed=4, latency=0.01, die_after=5) as dying, \
+            FaultServer(seed=4, latency=0.01, fault_rate=0.3, kinds=("503", "drop")) as flaky:
+        urls = ",".join(s.base_url for s in (a, dying, flaky))
+        assert run(urls, tmp_path / "many", model_args=fast) == 0
+        err = capsys.readouterr().err
+        successes = a.state.successes + dying.state.successes + flaky.state.successes
+        sent = [s.stats()["attempts"] for s in (a, dying, flaky)]
+        assert dying.state.dead and sum(dying.state.successes.values()) == 5
+        # the other servers of the model, in another order: every response comes from the cache
+        before = a.stats()["attempts"] + flaky.stats()["attempts"]
+        assert run(f"{flaky.base_url}|{a.base_url}", tmp_path / "again", model_args=fast) == 0
+        assert a.stats()["attempts"] + flaky.stats()["attempts"] == before
+    one, many = read_samples(tmp_path / "one" / "samples.jsonl"), read_samples(tmp_path / "many" / "samples.jsonl")
+    assert len(many) == 24 and sorted(successes.values()) == [1] * 24, successes
+    assert {s.key: s.response for s in one} == {s.key: s.response for s in many}
+    assert min(sent) >= 4 and sum(sent) >= 24, (sent, err)  # the load was spread over all three
+    assert "requests per server" in err and "out of rotation" in err, err
+    results = [json.loads((tmp_path / d / "results.json").read_text())["results"] for d in ("one", "many", "again")]
+    assert results[0] == results[1] == results[2]
+
+
+BATCH = "batch=true,poll_interval=0.05,backoff_base=0.05"
+PRICES = "price_input=2.5,price_output=10,batch_price_input=1.25,batch_price_output=5"
+
+
+def test_batch_killed_mid_poll_resumes_the_same_batch_and_retries_failures_in_one_new_batch(tmp_path, capsys):
+    """The client is killed (SIGKILL) while it polls; the rerun resumes that batch instead of paying again, retries
+    its failed requests in one new batch, and every response arrives once, as a live run gives it."""
+    from batch_server import BatchServer
+
+    args = f"{BATCH},batch_retry=batch,{PRICES}"
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])}
+    with BatchServer(delay=1.5, fail_rate=0.3, seed=1) as server:
+        command = [sys.executable, "-m", "polibench", "run", "--model", "fake", "--base-url", server.base_url,
+                   "--tasks", "pct", "--limit", "8", "--samples", "3", "--scorer", "lexical", "--seed", "5",
+                   "--output", str(tmp_path / "killed"), "--no-progress", "--model-args", args]
+        proc = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        deadline = time.monotonic() + 60
+        while server.stats()["polls"] < 2 and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.02)
+        proc.kill()
+        proc.wait()
+        assert server.stats()["batches"] == 1 and server.stats()["answered"] == 0  # killed mid-poll
+        assert run(server.base_url, tmp_path / "resumed", model_args=args) == 0
+        err = capsys.readouterr().err
+        stats, replies = server.stats(), dict(server.state.replies)
+        assert run(server.base_url, tmp_path / "again", model_args=args) == 0  # all cached: no batch
+        assert server.stats()["batches"] == 2
+    assert "resuming batch batch_1" in err and "in_progress" in err
+    failed = stats["batch_sizes"][1]
+    assert stats["batch_sizes"][0] == 24 and 0 < failed < 24, stats  # one paid batch, then only its failures
+    assert f"{failed} requests failed" in err and "batch_retry=batch" in err
+    assert stats["answered"] == 24 and stats["answered_twice"] == 0 and stats["live"] == 0
+    samples = read_samples(tmp_path / "resumed" / "samples.jsonl")
+    # each response is the one the live fault server gives the same request (its reply depends on the body only)
+    assert all(s.response == replies[server_key(s)] == reply_text(server_key(s)) for s in samples)
+    tokens_in = sum(s.usage.prompt_tokens for s in samples)
+    tokens_out = sum(s.usage.completion_tokens for s in samples)
+    batch_cost, live_cost = (tokens_in * 1.25 + tokens_out * 5) / 1e6, (tokens_in * 2.5 + tokens_out * 10) / 1e6
+    assert (f"{tokens_in} input + {tokens_out} output tokens; ${batch_cost:.6f} at the given batch prices; "
+            f"${live_cost:.6f} at the given live prices; saved ${live_cost - batch_cost:.6f}") in err
+
+
+def test_batch_failures_stop_with_a_message_then_go_live_when_asked(tmp_path, capsys):
+    from batch_server import BatchServer
+
+    with BatchServer(delay=0.2, fail_rate=0.3, seed=1) as server:
+        assert run(server.base_url, tmp_path / "a", model_args=BATCH) == 2  # batch_retry=ask, no terminal
+        err = capsys.readouterr().err
+        assert "requests failed" in err and "batch_retry=live" in err and "Traceback" not in err
+        assert not (tmp_path / "a").exists()
+        assert run(server.base_url, tmp_path / "b", model_args=f"{BATCH},batch_retry=live") == 0
+        stats = server.stats()
+    assert "retrying them live (batch_retry=live)" in capsys.readouterr().err
+    assert stats["batches"] == 1 and stats["answered"] + stats["live"] == 24 and stats["answered_twice"] == 0
+    assert 0 < stats["live"] < 24 and len(read_samples(tmp_path / "b" / "samples.jsonl")) == 24
