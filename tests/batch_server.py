@@ -3,10 +3,10 @@
 ``POST /v1/files`` stores an uploaded JSONL file (multipart, as the ``openai`` SDK sends it); ``POST
 /v1/batches`` creates a batch from one; ``GET /v1/batches/{id}`` reports ``validating`` for the first third
 of ``delay`` seconds, ``in_progress`` (with growing counts) until ``delay``, then ``completed`` with an output
-file and, when some requests failed, an error file; ``GET /v1/files/{id}/content`` returns a file; ``GET
-/v1/models`` lists ``fake``; ``POST /v1/chat/completions`` answers live (counted apart). A request's answer
-is the same as :mod:`fault_server`'s for the same body (:func:`fault_server.reply_text` of
-:func:`fault_server.request_key`), so batch and live runs can be compared.
+file and, when some requests failed, an error file; ``GET /v1/batches`` lists them; ``GET
+/v1/files/{id}/content`` returns a file; ``GET /v1/models`` lists ``fake``; ``POST /v1/chat/completions``
+answers live (counted apart). A request's answer is the same as :mod:`fault_server`'s for the same body
+(:func:`fault_server.reply_text` of :func:`fault_server.request_key`), so batch and live runs can be compared.
 
 Failures: the first time a request (by key) is in a batch, it fails with probability ``fail_rate`` (seeded by
 the key, so the pattern does not depend on timing): half as a 500 response line, half as an ``error`` object.
@@ -125,6 +125,10 @@ class BatchHandler(BaseHTTPRequestHandler):
         with state.lock:
             if self.path.endswith("/models"):
                 self._send({"object": "list", "data": [{"id": "fake", "object": "model"}]})
+            elif self.path.split("?")[0] == "/v1/batches":  # newest first, as the API lists them
+                views = [state.view(b) for b in reversed(list(state.batches.values()))]
+                ends = {"first_id": views[0]["id"], "last_id": views[-1]["id"]} if views else {}
+                self._send({"object": "list", "data": views, "has_more": False, **ends})
             elif self.path.startswith("/v1/batches/") and self.path[12:] in state.batches:
                 state.polls += 1
                 self._send(state.view(state.batches[self.path[12:]]))

@@ -8,15 +8,19 @@ the same things as the response cache's key: the model identity and the request 
 seed); the results are mapped back by it, and requests that are the same (same prompt and seed) are sent once.
 
 Resuming without paying twice: as soon as the batch exists, a record of it (its id and ``custom_id`` list) is
-written atomically to ``$POLIBENCH_CACHE/openai-batches/``. A killed process, or a rerun, finds the record of
-any pending batch that covers requests it needs, and polls that batch instead of submitting a new one. The
-record is removed once its results (successes into the cache, failures handled) are delivered.
+written atomically to ``$POLIBENCH_CACHE/openai-batches/``: first with a fresh submission id (also sent in the
+batch's metadata) before the batch is created, then with the batch id. A killed process, or a rerun, finds the
+record of any pending batch that covers requests it needs, and polls that batch instead of submitting a new
+one; a record without a batch id (killed while submitting, or a lost answer to the create request) is matched
+to its batch by listing the batches (``GET /batches``) and looking for the submission id. The record is
+removed once its results (successes into the cache, failures handled) are delivered.
 
 Failed requests (an error line, a non-200 status, a line missing from an expired or cancelled batch) are
 never dropped or retried silently: ``batch_retry=batch`` sends them in a new batch, ``batch_retry=live``
 through the live API (at live prices), and ``batch_retry=ask`` (the default) asks on a terminal, and stops
 with a message naming both flags elsewhere (the successes are already cached). A status that retrying cannot
-fix (400, 401, 404 ...) stops the run with the server's message.
+fix (400, 401, 404 ...), or a batch refused as a whole (status ``failed``), stops the run with the server's
+message.
 
 Cost: with user-given prices in USD per million tokens (``price_input``/``price_output`` at live prices,
 ``batch_price_input``/``batch_price_output`` at batch prices; none are built in), one line gives the batch's
@@ -32,6 +36,7 @@ import random
 import sys
 import tempfile
 import time
+import uuid
 from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Optional
@@ -126,7 +131,7 @@ class BatchRun:
         failed: dict[str, str] = {}
         try:
             for record in self.records():
-                if pending & set(record["custom_ids"]):
+                if pending & set(record["custom_ids"]) and self.adopt(record):
                     print(f"polibench: openai batch: resuming batch {record['batch_id']} (submitted before; "
                           "not submitted again)", file=sys.stderr)
                     failed.update(self.finish(record, pending))
@@ -164,10 +169,28 @@ class BatchRun:
         return found
 
     def save(self, record: dict) -> None:
-        write_atomically(self.folder / f"{record['batch_id']}.json", json.dumps(record))
+        write_atomically(self.folder / f"{record['submission']}.json", json.dumps(record))
 
     def drop(self, record: dict) -> None:
-        (self.folder / f"{record['batch_id']}.json").unlink(missing_ok=True)
+        (self.folder / f"{record['submission']}.json").unlink(missing_ok=True)
+
+    def adopt(self, record: dict) -> bool:
+        """A record written just before submitting has no batch id when the process died before the server's
+        answer: the batch, if it was created, is found by the submission id in its metadata; else the record
+        goes (its requests are submitted again, nothing having been paid)."""
+        if record.get("batch_id"):
+            return True
+        batch = self.find(record["submission"])
+        if batch is None:
+            self.drop(record)
+            return False
+        record["batch_id"] = batch.id
+        self.save(record)
+        return True
+
+    def find(self, submission: str):
+        page = self.call(lambda: self.client.batches.list(limit=100), "list the batches")
+        return next((b for b in page.data if (b.metadata or {}).get("polibench_submission") == submission), None)
 
     def forget_failures(self, ids: list[str]) -> None:
         """Failures being retried now leave their records (a record with nothing left to deliver goes)."""
@@ -183,14 +206,26 @@ class BatchRun:
         url = "/v1/chat/completions" if self.backend.endpoint == "chat" else "/v1/completions"
         lines = "".join(canonical({"custom_id": cid, "method": "POST", "url": url, "body": self.bodies[cid]}) + "\n"
                         for cid in ids)
+        record = {"submission": uuid.uuid4().hex, "batch_id": None, "owner": self.owner, "custom_ids": ids,
+                  "done": False, "failed": {}, "created": time.time(), "base_url": self.backend.base_url}
+        self.save(record)  # before the batch exists: a kill from here on is resumed through the submission id
         upload = self.call(lambda: self.client.files.create(file=("polibench-batch.jsonl", lines.encode()),
                                                             purpose="batch"), "upload the batch file")
-        batch = self.call(lambda: self.client.batches.create(input_file_id=upload.id, endpoint=url,
-                                                             completion_window="24h",
-                                                             metadata={"polibench_owner": self.owner}),
-                          "create the batch")
-        record = {"batch_id": batch.id, "owner": self.owner, "custom_ids": ids, "done": False, "failed": {},
-                  "created": time.time(), "base_url": self.backend.base_url}
+        metadata = {"polibench_owner": self.owner, "polibench_submission": record["submission"]}
+
+        def create():
+            try:
+                return self.client.batches.create(input_file_id=upload.id, endpoint=url, completion_window="24h",
+                                                  metadata=metadata)
+            except Exception:
+                # the server may have created it and the answer been lost: never create a second one
+                found = self.find(record["submission"])
+                if found is None:
+                    raise
+                return found
+
+        batch = self.call(create, "create the batch")
+        record["batch_id"] = batch.id
         self.save(record)
         print(f"polibench: openai batch: submitted {len(ids)} requests as batch {batch.id} (record in "
               f"{self.folder}; a rerun resumes it)", file=sys.stderr)
@@ -201,6 +236,11 @@ class BatchRun:
         pending (custom_id -> reason). The record is removed when nothing of it is left to handle."""
         if not record["done"]:
             batch = self.poll(record["batch_id"])
+            if batch.status == "failed":  # the batch as a whole was refused (e.g. its file did not validate)
+                self.drop(record)
+                errors = "; ".join(str(getattr(e, "message", e)) for e in (getattr(batch.errors, "data", None) or []))
+                raise BackendError(self.backend._safe(f"openai batch {batch.id} failed as a whole: "
+                                                      f"{errors or 'no reason given'}"))
             results, failures = self.download(batch, record["custom_ids"])
             for cid, completion in results.items():
                 if cid in pending:

@@ -163,7 +163,8 @@ def test_missing_key_unreachable_url_bad_args_unknown_backend_exit_2(tmp_path, c
     assert time.monotonic() - started < 10
     assert "cannot reach http://127.0.0.1" in capsys.readouterr().err
 
-    for bad in ("concurrency=0", "endpoint=embeddings", "no_such_option=1", "api_key=sk-x"):
+    for bad in ("concurrency=0", "endpoint=embeddings", "no_such_option=1", "api_key=sk-x", "batch_retry=maybe",
+                "price_input=cheap"):
         assert run("http://127.0.0.1:9/v1", tmp_path / "o", model_args=bad) == 2
         err = capsys.readouterr().err
         assert err.count("polibench: error:") == 1 and "Traceback" not in err, bad
@@ -256,12 +257,27 @@ def test_batch_killed_mid_poll_resumes_the_same_batch_and_retries_failures_in_on
             f"${live_cost:.6f} at the given live prices; saved ${live_cost - batch_cost:.6f}") in err
 
 
-def test_batch_failures_stop_with_a_message_then_go_live_when_asked(tmp_path, capsys):
+def test_batch_killed_while_submitting_then_failures_stop_with_a_message_then_go_live(tmp_path, capsys,
+                                                                                      monkeypatch):
+    """Killed between the server creating the batch and the client hearing of it: the rerun finds that batch by
+    its submission id instead of paying again. Its failures stop the run (no terminal to ask), then go live."""
+    import openai.resources.batches as batches
     from batch_server import BatchServer
 
+    create = batches.Batches.create
+
+    def create_then_die(self, *args, **kwargs):
+        create(self, *args, **kwargs)
+        raise KeyboardInterrupt
+
     with BatchServer(delay=0.2, fail_rate=0.3, seed=1) as server:
+        with monkeypatch.context() as patch:
+            patch.setattr(batches.Batches, "create", create_then_die)
+            assert run(server.base_url, tmp_path / "k", model_args=BATCH) != 0
+        assert server.stats()["batches"] == 1 and server.stats()["polls"] == 0
         assert run(server.base_url, tmp_path / "a", model_args=BATCH) == 2  # batch_retry=ask, no terminal
         err = capsys.readouterr().err
+        assert "resuming batch batch_1" in err and server.stats()["batches"] == 1
         assert "requests failed" in err and "batch_retry=live" in err and "Traceback" not in err
         assert not (tmp_path / "a").exists()
         assert run(server.base_url, tmp_path / "b", model_args=f"{BATCH},batch_retry=live") == 0
