@@ -230,12 +230,14 @@ def test_batch_killed_mid_poll_resumes_the_same_batch_and_retries_failures_in_on
         command = [sys.executable, "-m", "polibench", "run", "--model", "fake", "--base-url", server.base_url,
                    "--tasks", "pct", "--limit", "8", "--samples", "3", "--scorer", "lexical", "--seed", "5",
                    "--output", str(tmp_path / "killed"), "--no-progress", "--model-args", args]
-        proc = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        log = (tmp_path / "killed.log").open("w")
+        proc = subprocess.Popen(command, env=env, stdout=log, stderr=log)
         deadline = time.monotonic() + 60
         while server.stats()["polls"] < 2 and proc.poll() is None and time.monotonic() < deadline:
             time.sleep(0.02)
         proc.kill()
         proc.wait()
+        log.close()
         assert server.stats()["batches"] == 1 and server.stats()["answered"] == 0  # killed mid-poll
         assert run(server.base_url, tmp_path / "resumed", model_args=args) == 0
         err = capsys.readouterr().err
@@ -285,3 +287,38 @@ def test_batch_killed_while_submitting_then_failures_stop_with_a_message_then_go
     assert "retrying them live (batch_retry=live)" in capsys.readouterr().err
     assert stats["batches"] == 1 and stats["answered"] + stats["live"] == 24 and stats["answered_twice"] == 0
     assert 0 < stats["live"] < 24 and len(read_samples(tmp_path / "b" / "samples.jsonl")) == 24
+
+
+def test_server_pool_picks_the_least_loaded_and_backs_off_a_failing_server_exponentially(monkeypatch):
+    from polibench.models import server_pool
+    from polibench.models.server_pool import Server, ServerPool
+
+    now = [100.0]
+    monkeypatch.setattr(server_pool.time, "monotonic", lambda: now[0])
+    servers = [Server("a", "a"), Server("b", "b"), Server("c", "c")]
+    pool = ServerPool(servers, RetryPolicy(base_delay=1.0, max_delay=8.0))
+    picked = []
+    for _ in range(4):
+        server = pool.pick(now[0])
+        server.in_flight += 1
+        server.sent += 1
+        picked.append(server.url)
+    assert picked == ["a", "b", "c", "a"]  # fewest in flight, then fewest sent, then the order given
+    b = pool.servers[1]
+    downtimes = []
+    for _ in range(5):  # b keeps failing: out of rotation for 1, 2, 4, 8, 8 s (half of each random)
+        b.in_flight = 1
+        pool.release(b, ok=False)
+        downtimes.append(b.down_until - now[0])
+        assert pool.pick(now[0]) is not b and not b.available(now[0])
+        now[0] = b.down_until
+    for attempt, down in enumerate(downtimes):
+        cap = min(8.0, 2.0 ** attempt)
+        assert cap / 2 <= down <= cap, downtimes
+    # back after its backoff, on probation: one request at a time until one succeeds
+    assert b.available(now[0])
+    b.in_flight = 1
+    assert not b.available(now[0])
+    pool.release(b, ok=True)
+    b.in_flight = 5
+    assert b.available(now[0]) and b.failures == 0
