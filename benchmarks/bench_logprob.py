@@ -96,6 +96,7 @@ def main() -> None:
     parser.add_argument("--smoke", action="store_true", help="8 prompts")
     parser.add_argument("--prompts", type=int, default=620, help="rottger-logprob prompts to score (at most 620)")
     parser.add_argument("--batch-size", type=int, default=8, help="the same for both harnesses (hf's CPU default)")
+    parser.add_argument("--chunk", type=int, default=20, help="prompts per turn; the harnesses alternate turns")
     parser.add_argument("--hf-dir", type=Path, help="where to keep the HF folder made from the GGUF (default: temp)")
     args = parser.parse_args()
     n = 8 if args.smoke else args.prompts
@@ -115,13 +116,33 @@ def main() -> None:
         requests = lm_eval_requests(contexts, options, Path(tmp))
         theirs = HFLM(pretrained=str(folder), device="cpu", dtype="float32", batch_size=args.batch_size)
 
+        # Chunks alternate between the harnesses (and which goes first), so a change in the machine's load
+        # during the run hits both alike: the ratio stays fair on a shared machine.
         load_before = os.getloadavg()
-        start = time.perf_counter()
-        our_scores = ours.score_choices(prompts, options)
-        our_seconds = time.perf_counter() - start
-        start = time.perf_counter()
-        their_scores = [value for value, _ in theirs.loglikelihood(requests, disable_tqdm=True)]
-        their_seconds = time.perf_counter() - start
+        our_scores: list[list[float]] = []
+        their_scores: list[float] = []
+        our_seconds = their_seconds = 0.0
+        for index, begin in enumerate(range(0, n, args.chunk)):
+            end = min(begin + args.chunk, n)
+            chunk_requests = requests[sum(len(o) for o in options[:begin]):sum(len(o) for o in options[:end])]
+
+            def run_ours(begin: int = begin, end: int = end) -> float:
+                start = time.perf_counter()
+                our_scores.extend(ours.score_choices(prompts[begin:end], options[begin:end]))
+                return time.perf_counter() - start
+
+            def run_theirs(chunk_requests: list = chunk_requests) -> float:
+                start = time.perf_counter()
+                their_scores.extend(value for value, _ in theirs.loglikelihood(chunk_requests, disable_tqdm=True))
+                return time.perf_counter() - start
+
+            if index % 2 == 0:
+                our_seconds += run_ours()
+                their_seconds += run_theirs()
+            else:
+                their_seconds += run_theirs()
+                our_seconds += run_ours()
+            print(f"  {end}/{n} prompts: polibench {our_seconds:7.1f} s, lm-eval {their_seconds:7.1f} s", flush=True)
         load_after = os.getloadavg()
 
     flat = [v for row in our_scores for v in row]
