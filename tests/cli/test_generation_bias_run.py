@@ -7,7 +7,7 @@ import json
 import pytest
 
 from polibench.cli.main import main
-from polibench.request_building import build_samples
+from polibench.pipeline.plan import build_samples
 from polibench.taskspec.loader import load_registry
 from tests.tiny_models import tiny_ideology_classifier
 
