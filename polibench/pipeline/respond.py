@@ -112,7 +112,7 @@ class RunResponses:
         self.folder = folder
 
     def check(self, plan: RunPlan) -> None:
-        samples = self.folder.samples  # reads and validates every line now, before any scorer is built
+        samples = self.folder.read().samples  # both files read and validated now, before any scorer is built
         for task in plan.tasks:
             expected = self.folder.document.n_samples.get(task.task)
             found = sum(1 for s in samples if s.task == task.task)

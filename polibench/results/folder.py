@@ -14,10 +14,12 @@ from polibench.results.files import RESULTS, SAMPLES, read_results, read_samples
 class RunFolder:
     """``results.json`` (migrated to the current layout) and ``samples.jsonl`` of one run, read lazily: a
     command that needs only the document never parses the samples. A missing or malformed file is one
-    :class:`~polibench.errors.PolibenchError` naming it, raised when it is first read."""
+    :class:`~polibench.errors.PolibenchError` naming it, raised when it is first read. ``label``: the name a
+    command shows for the run (``shift`` gives each run one)."""
 
-    def __init__(self, path: Path | str):
+    def __init__(self, path: Path | str, label: str = ""):
         self.path = Path(path)
+        self.label = label
 
     def __repr__(self) -> str:
         return f"RunFolder({str(self.path)!r})"
@@ -29,6 +31,11 @@ class RunFolder:
     @cached_property
     def samples(self) -> list[Sample]:
         return read_samples(self.path / SAMPLES)
+
+    def read(self) -> RunFolder:
+        """Read both files now, so that a command needing both fails on a broken run before it computes."""
+        _ = self.document, self.samples
+        return self
 
     def task_samples(self, task: str) -> list[Sample]:
         """The samples of one task, in stored order."""
