@@ -2,7 +2,8 @@
 
 :func:`run_preflight` is the one place a run is checked, in this order and before any prompt is sent:
 
-1. each task's metrics exist and fit its instruments and variants;
+1. each task's metrics exist and fit its instruments and variants, and each variant's answer format
+   (``scoring``) has an answer reader (:mod:`polibench.scoring.readers`);
 2. the response source's cheap check (:meth:`~polibench.pipeline.respond.ResponseSource.check`): a backend's
    ``--model-args`` against its signature, every row of an import file, a source run's files;
 3. each task's stance scorer: it exists, accepts its arguments, can find its model (a checkpoint in a local
@@ -29,17 +30,20 @@ from polibench.paths import unwritable_reason
 from polibench.pipeline.plan import RunOptions, RunPlan
 from polibench.pipeline.respond import ResponseSource
 from polibench.pipeline.score import ScorerSpec, scorer_specs
+from polibench.scoring.readers import check_readers
 from polibench.scoring.registry import create_scorer
 
 RESULTS_FILE = "results.json"
 
-__all__ = ["ScorerSpec", "check_metrics", "check_output_dir", "check_scorers", "run_preflight"]
+__all__ = ["ScorerSpec", "check_tasks", "check_output_dir", "check_scorers", "run_preflight"]
 
 
-def check_metrics(plan: RunPlan) -> None:
-    """Each task's metrics are registered and fit its instruments and variants."""
+def check_tasks(plan: RunPlan) -> None:
+    """Each task's metrics are registered and fit its instruments and variants; each variant's answer format
+    has a reader."""
     for task in plan.tasks:
         check_metric_specs(task, plan.task_instruments(task), [v.id for v in plan.variants(task)])
+        check_readers((task.task, v.id, v.scoring) for v in plan.variants(task))
 
 
 def check_scorers(specs: Iterable[ScorerSpec]) -> None:
@@ -72,7 +76,7 @@ def check_output_dir(output_dir: Path) -> None:
 
 def run_preflight(plan: RunPlan, source: ResponseSource, output_dir: Path, options: RunOptions) -> None:
     """All checks, cheapest and most local first; the source is ready to respond when this returns."""
-    check_metrics(plan)
+    check_tasks(plan)
     source.check(plan)
     check_scorers(scorer_specs(plan.tasks, options))
     check_output_dir(output_dir)

@@ -125,8 +125,8 @@ class RunResponses:
 
     def respond(self, plan: RunPlan, options: RunOptions) -> Responses:
         document = self.folder.document
-        samples = {t.task: [s.model_copy(update={"stance": None}) for s in self.folder.task_samples(t.task)]
-                   for t in plan.tasks}
+        samples = {t.task: [s.model_copy(update={"stance": None, "ideology": None})
+                            for s in self.folder.task_samples(t.task)] for t in plan.tasks}
         origin = {"run": str(self.folder.path), "results_sha256": self.folder.results_sha256(),
                   "samples_sha256": self.folder.samples_sha256(),
                   "scoring": {task: scorer.get("scorer") for task, scorer in document.scoring.items()}}

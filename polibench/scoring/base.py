@@ -35,6 +35,8 @@ class StanceScorer(ABC):
     """Base class of all stance scorers. ``labels`` are the labels this instance may return."""
 
     name: str = "base"
+    # an ideology judge returns a score in the probs of a labelless result, not a stance (polibench.scoring.ideology)
+    judges_ideology: bool = False
 
     def __init__(self, labels: Sequence[str] = ("agree", "disagree"), **kwargs):
         unknown = [label for label in labels if label not in LABELS]
