@@ -23,8 +23,8 @@ from pathlib import Path
 
 from polibench.models.embedded import embedded_gguf_path
 from polibench.models.stage import prompt_of
+from polibench.pipeline.plan import build_samples
 from polibench.records import GenerationSettings
-from polibench.request_building import build_samples
 from polibench.taskspec.loader import load_registry
 
 

@@ -57,7 +57,7 @@ def pretrain_tiny_gpt2(folder: Path, texts: list[str], epochs: float, seed: int)
 
 def measure(label: str, backend, registry, task: str, out: Path, samples: int, ppl_model: str, held_out: list[str]):
     from polibench.debias.perplexity import perplexity
-    from polibench.evaluator import RunOptions, evaluate
+    from polibench.pipeline.run import RunOptions, evaluate
 
     started = time.time()
     document = evaluate([task], registry, backend, out, RunOptions(samples_per_prompt=samples, show_progress=False))

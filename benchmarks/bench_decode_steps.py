@@ -16,7 +16,7 @@ from polibench.models.embedded import embedded_gguf_path
 from polibench.models.llamacpp import LlamaCppBackend
 from polibench.models.llamacpp_batch import BatchDecoder
 from polibench.models.stage import prompt_of
-from polibench.request_building import build_samples
+from polibench.pipeline.plan import build_samples
 from polibench.taskspec.loader import load_registry
 
 PROMPT = b"Please respond to the following statement: taxes on the rich should be higher. Your response:"

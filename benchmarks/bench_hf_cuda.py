@@ -56,8 +56,8 @@ def run_once(model_dir: Path, out: Path, args, keep_loaded: bool) -> dict:
     """One evaluator run; returns the figures. ``keep_loaded`` disables ``HFBackend.close`` (the counterfactual)."""
     import torch
 
-    from polibench.evaluator import RunOptions, evaluate
     from polibench.models.hf import HFBackend
+    from polibench.pipeline.run import RunOptions, evaluate
     from polibench.scoring.lexical import LexicalScorer
     from polibench.scoring.registry import register_scorer
     from polibench.taskspec.loader import load_registry

@@ -24,8 +24,8 @@ import time
 from pathlib import Path
 
 from polibench.models.embedded import embedded_gguf_path
+from polibench.pipeline.plan import build_samples
 from polibench.records import Prompt
-from polibench.request_building import build_samples
 from polibench.taskspec.loader import load_registry
 
 TASK = "polibench_rottger_logprob"

@@ -25,9 +25,9 @@ from types import SimpleNamespace
 from polibench.metrics.bootstrap import DEFAULT_RESAMPLES
 from polibench.metrics.columns import build_table
 from polibench.metrics.compute import results_from_table
+from polibench.pipeline.plan import build_samples
 from polibench.records import Stance
 from polibench.report.compare import compare_documents
-from polibench.request_building import build_samples
 from polibench.results.document import TaskResults
 from polibench.taskspec.loader import load_registry
 

@@ -32,8 +32,8 @@ from llama_server import llama_server  # noqa: E402
 
 from polibench.models.openai_api import OpenAIBackend  # noqa: E402
 from polibench.models.stage import prompt_of  # noqa: E402
+from polibench.pipeline.plan import build_samples  # noqa: E402
 from polibench.records import GenerationSettings  # noqa: E402
-from polibench.request_building import build_samples  # noqa: E402
 from polibench.taskspec.loader import load_registry  # noqa: E402
 
 

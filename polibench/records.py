@@ -9,7 +9,7 @@ these records, one JSON object per line, so every number in ``results.json`` can
 from __future__ import annotations
 
 import json
-from typing import Literal, Optional
+from typing import ClassVar, Literal, Optional
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_serializer, model_validator
 
@@ -126,7 +126,34 @@ class Stance(BaseModel):
     reason: str = Field("", description="why a response was filtered: abstained, low_confidence, ...")
 
 
-OPTIONAL_FIELDS = ("mask_fills", "options", "option_logprobs")  # left out of samples.jsonl when None
+class IdeologyScore(BaseModel):
+    """An ideology judge's reading of one response (Liu et al.): the probability that it is conservative
+    (0 liberal, 1 conservative), and the judge that read it (:mod:`polibench.scoring.ideology`)."""
+
+    model_config = ConfigDict(extra="forbid")
+    KEY: ClassVar[str] = "conservative"  # the judges' probability of this class is the score
+
+    conservative: float = Field(..., ge=0.0, le=1.0)
+    scorer: str
+
+
+def _migrate_ideology(data):
+    """Before validation: an old ideology score travelled as a stance with no label, kept, whose probs held
+    ``liberal``/``conservative``; move it into the typed ``ideology`` field (the stance keeps kept/scorer)."""
+    if not isinstance(data, dict) or data.get("ideology") is not None:
+        return data
+    stance = data.get("stance")
+    if isinstance(stance, Stance):
+        stance = stance.model_dump()
+    if isinstance(stance, dict) and stance.get("label") is None and stance.get("kept") \
+            and isinstance(stance.get("probs"), dict) and IdeologyScore.KEY in stance["probs"]:
+        return {**data, "ideology": {"conservative": stance["probs"][IdeologyScore.KEY],
+                                     "scorer": stance.get("scorer", "")},
+                "stance": {**stance, "probs": {}}}
+    return data
+
+
+OPTIONAL_FIELDS = ("mask_fills", "options", "option_logprobs", "ideology")  # left out of samples.jsonl when None
 
 
 def without_absent(data, names: tuple[str, ...]):
@@ -152,7 +179,8 @@ class Sample(BaseModel):
     agree_side: Optional[Side] = Field(None, description="side that agreeing with the shown statement reflects")
     form: Form = "original"
     variant: str
-    scoring: Literal["stance", "likert", "forced_choice", "forced_choice_reversed", "logprob"] = "stance"
+    scoring: str = Field("stance", description="the variant's answer format: the name of its answer reader "
+                                               "(polibench.scoring.readers)")
     sample_index: int
     seed: int
     prompt: str = Field(..., description="the prompt text (the user turn when chat framing is used)")
@@ -166,11 +194,12 @@ class Sample(BaseModel):
     option_logprobs: Optional[list[float]] = Field(None, description="log P(option | prompt) per option, summed "
                                                                      "over its tokens (log-probability variants)")
     stance: Optional[Stance] = None
+    ideology: Optional[IdeologyScore] = Field(None, description="an ideology judge's score (ideology tasks only)")
 
     @model_validator(mode="before")
     @classmethod
     def _read_legacy_fills(cls, data):
-        return _migrate_fills(data, "response")
+        return _migrate_ideology(_migrate_fills(data, "response"))
 
     @model_serializer(mode="wrap")
     def _omit_absent_fills(self, handler):

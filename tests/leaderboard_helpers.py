@@ -33,12 +33,13 @@ class ScriptedBackend(MockBackend):
 
 def make_run(run_dir: Path, model: str = "org/tiny-model", shift: int = 0, tasks=("pct",), limit: int = 6,
              samples: int = 2, model_args: Optional[dict] = None) -> Path:
-    from polibench.evaluator import RunOptions, evaluate
+    from polibench.pipeline.run import RunOptions, evaluate
 
     backend = ScriptedBackend(model, shift=shift, **(model_args or {}))
     options = RunOptions(limit=limit, samples_per_prompt=samples, scorer="lexical", threshold=0.5,
                          show_progress=False, command=["test"])
-    with mock.patch("polibench.evaluator.write_report", lambda *a, **k: None):  # report.md and its figures: not needed
+    # report.md and its figures: not needed
+    with mock.patch("polibench.pipeline.write.write_report", lambda *a, **k: None):
         evaluate(list(tasks), _registry(), backend, run_dir, options)
     return run_dir
 

@@ -45,8 +45,8 @@ def make_run(out, *, seed: int = 1, lean: float = 0.2, task: str = "faulborn30",
              model: str = "synthetic", run_seed=None):
     """A finished run folder (samples.jsonl, results.json, no report) of a built-in task with random stances
     leaning left by ``lean`` instead of model responses. Returns the results document as written (JSON values)."""
-    from polibench.evaluator import RunOptions, results_document
-    from polibench.request_building import build_samples
+    from polibench.pipeline.compute import results_document
+    from polibench.pipeline.plan import RunOptions, RunPlan, build_samples
     from polibench.results.files import write_results, write_samples
     from polibench.taskspec.loader import load_registry
 
@@ -66,7 +66,8 @@ def make_run(out, *, seed: int = 1, lean: float = 0.2, task: str = "faulborn30",
             label=label, confidence=confidence, probs={label: confidence, other: 1 - confidence}, scorer="hand",
             kept=kept, reason="" if kept else "low_confidence")}))
     options = RunOptions(seed=run_seed, limit=limit, samples_per_prompt=samples)
-    document = results_document([config], registry, {task: done}, {"model": model, "backend": "synthetic"},
+    document = results_document(RunPlan.from_registry(registry, [task]), {task: done},
+                                {"model": model, "backend": "synthetic"},
                                 {task: {"scorer": "hand", "threshold": 0.8}}, options)
     write_samples(out, done)
     write_results(out, document)

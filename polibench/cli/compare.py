@@ -49,19 +49,21 @@ def channels_command(args: argparse.Namespace) -> int:
     from polibench.cli.args import split_names
     from polibench.errors import PolibenchError
     from polibench.report.channels import channel_comparisons, channel_lines
-    from polibench.results.files import SAMPLES, atomic_write_text, read_results, read_samples
+    from polibench.results.files import atomic_write_text
+    from polibench.results.folder import RunFolder
 
     pair = split_names(args.channels)
     if len(pair) != 2:
         raise PolibenchError(f"--channels: expected two task names TASK_A,TASK_B (got '{args.channels}')")
     out = []
     for run_dir in map(Path, args.run_dirs):
-        document = read_results(run_dir)
+        run = RunFolder(run_dir)
+        document = run.document
         missing = [t for t in pair if t not in document.configs]
         if missing:
             raise PolibenchError(f"{run_dir}: --channels: the run has no task {', '.join(missing)} "
                                  f"(its tasks: {', '.join(document.configs)})")
-        comparisons = channel_comparisons(document, read_samples(run_dir / SAMPLES), ((pair[0], pair[1]),))
+        comparisons = channel_comparisons(document, run.samples, ((pair[0], pair[1]),))
         if not comparisons:
             raise PolibenchError(f"{run_dir}: --channels: tasks {pair[0]} and {pair[1]} share no instrument")
         print(f"# {run_dir} ({document.model.get('model')})")

@@ -30,21 +30,16 @@ def add_parser(sub) -> None:
 
 def import_command(args: argparse.Namespace) -> int:
     from polibench.cli.run import print_summary
-    from polibench.evaluator import RunOptions, scorer_specs
-    from polibench.importing import import_responses, matched_samples, read_rows
-    from polibench.preflight import check_output_dir, check_scorers
+    from polibench.pipeline.import_file import ImportedResponses
+    from polibench.pipeline.plan import RunOptions, RunPlan
+    from polibench.pipeline.run import run_pipeline
     from polibench.taskspec.loader import load_registry
 
-    registry = load_registry(args.include_path)
-    task_names = parse_task_names(args.tasks)
-    tasks = [registry.task(name) for name in task_names]
+    plan = RunPlan.from_registry(load_registry(args.include_path), parse_task_names(args.tasks))
     options = RunOptions(scorer=args.scorer, scorer_args=parse_kv(args.scorer_args, "--scorer-args"),
                          threshold=args.threshold, show_progress=not args.no_progress, command=sys.argv[1:])
-    path, out = Path(args.file), Path(args.output)
-    matched_samples(path, read_rows(path), task_names, registry, args.model)  # every row checked first
-    check_scorers(scorer_specs(tasks, options))
-    check_output_dir(out)
-    document = import_responses(path, task_names, registry, out, options, model=args.model,
-                                citation=args.citation, licence=args.licence)
+    source = ImportedResponses(Path(args.file), model=args.model, citation=args.citation, licence=args.licence)
+    out = Path(args.output)
+    document = run_pipeline(plan, source, out, options)
     print_summary(document, out)
     return 0

@@ -88,12 +88,12 @@ def default_output(model_name: str) -> Path:
 def run_command(args: argparse.Namespace) -> int:
     from polibench.cache import CachingBackend, ResponseCache
     from polibench.errors import PolibenchError
-    from polibench.evaluator import RunOptions, evaluate, scorer_specs
-    from polibench.metrics.registry import check_metric_specs
-    from polibench.models.choice_stage import check_choice_support
-    from polibench.models.registry import create_backend
+    from polibench.models.base import display_name
+    from polibench.models.registry import check_backend_args, create_backend
     from polibench.models.select import choose
-    from polibench.preflight import check_backend, check_backend_args, check_output_dir, check_scorers
+    from polibench.pipeline.plan import RunOptions, RunPlan
+    from polibench.pipeline.respond import BackendResponses
+    from polibench.pipeline.run import run_pipeline
     from polibench.scoring.registry import OFFLINE_DEFAULT
     from polibench.taskspec.loader import load_registry
 
@@ -103,12 +103,7 @@ def run_command(args: argparse.Namespace) -> int:
         value = getattr(args, flag)
         if value is not None and value < 1:
             raise PolibenchError(f"--{flag.replace('_', '-')} must be at least 1 (got {value})")
-    registry = load_registry(args.include_path)
-    task_names = parse_task_names(args.tasks)
-    for name in task_names:
-        task = registry.task(name)  # fail before loading a model
-        check_metric_specs(task, {n: registry.instruments[n] for n in task.instruments},
-                           [v.id for v in registry.variant_sets[task.variant_set].variants])
+    plan = RunPlan.from_registry(load_registry(args.include_path), parse_task_names(args.tasks))
     model_args = parse_kv(args.model_args, "--model-args")
     scorer_args = parse_kv(args.scorer_args, "--scorer-args")
     backend_name, model, embedded = choose(args.model, args.backend, base_url=args.base_url)
@@ -125,25 +120,24 @@ def run_command(args: argparse.Namespace) -> int:
                          offline_default=None if args.scorer or not embedded else OFFLINE_DEFAULT,
                          scorer_args=scorer_args, threshold=args.threshold, show_progress=not args.no_progress,
                          command=sys.argv[1:], min_coverage=args.min_coverage)
-    # Preflight, before the model is even loaded: backend arguments, scorers (no weights), output folder.
-    check_backend_args(backend_name, model, model_args)
-    check_scorers(scorer_specs([registry.task(name) for name in task_names], options))
-    check_output_dir(Path(args.output) if args.output else default_output(model or backend_name))
-    print(f"polibench: model {model or model_args.get('model', '')} on backend '{backend_name}'"
-          + (" (embedded default)" if embedded else "") + f"; tasks {', '.join(task_names)}", file=sys.stderr)
-    backend = create_backend(backend_name, model, model_args)
-    out = Path(args.output) if args.output else default_output(backend.display_name)
-    cache = None if args.no_cache else ResponseCache()
-    if cache is not None:
-        backend = CachingBackend(backend, cache)
+    out = Path(args.output) if args.output else default_output(display_name(model or backend_name))
+    caches: list[ResponseCache] = []  # opened with the backend, once the cheap checks have passed
+
+    def create():  # called by the pipeline's preflight after its cheap checks (the model is loaded here)
+        backend = create_backend(backend_name, model, model_args)
+        if args.no_cache:
+            return backend
+        caches.append(ResponseCache())
+        return CachingBackend(backend, caches[0])
+
+    source = BackendResponses(
+        create, check_args=lambda: check_backend_args(backend_name, model, model_args),
+        note=f"polibench: model {model or model_args.get('model', '')} on backend '{backend_name}'"
+             + (" (embedded default)" if embedded else "") + f"; tasks {', '.join(plan.task_names)}")
     try:
-        check_choice_support([(t.task, registry.variant_sets[t.variant_set].variants)
-                              for t in map(registry.task, task_names)], backend)  # logprob tasks need score_choices
-        check_backend(backend)  # e.g. one free request to an API with the key, before any prompt
-        document = evaluate(task_names, registry, backend, out, options, preflight=False)  # closes the backend
+        document = run_pipeline(plan, source, out, options)
     finally:
-        backend.close()
-        if cache is not None:
+        for cache in caches:
             print(f"polibench: response cache {cache.path}: {cache.hits} reused, {cache.writes} new", file=sys.stderr)
             cache.close()
     print_summary(document, out, args.min_coverage)

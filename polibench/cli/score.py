@@ -1,33 +1,48 @@
 """``polibench score RUN_DIR``: recompute results.json from samples.jsonl and the specs stored in the run, and
-print the summary lines ``polibench run`` prints."""
+print the summary lines ``polibench run`` prints. With ``--scorer X --output NEW``: score the run's responses
+again with another stance scorer (nothing is generated) and write a new run folder that records where its
+responses came from (``run.rescored_from`` in results.json)."""
 
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
+from polibench.cli.args import parse_kv, probability
+from polibench.errors import PolibenchError
 from polibench.report.markdown import write_report
 from polibench.results.document import ResultsDocument, TaskResults
-from polibench.results.files import SAMPLES, read_results, read_samples, write_results
+from polibench.results.files import write_results
+from polibench.results.folder import RunFolder
 from polibench.results.recompute import recompute, results_json
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("score", help="recompute a run's results from its samples.jsonl")
+    p = sub.add_parser("score", help="recompute a run's results from its samples.jsonl, or re-score its responses "
+                                     "with another scorer into a new run folder (--scorer X --output NEW)")
     p.add_argument("run_dir", help="a finished run folder")
     p.add_argument("--check", action="store_true",
                    help="do not write; exit 1 if the stored results differ from the recomputation")
+    p.add_argument("--scorer", help="score the run's responses again with this stance scorer (see `polibench "
+                                    "list`); needs --output")
+    p.add_argument("--scorer-args", help="with --scorer: scorer options as k=v,k=v")
+    p.add_argument("--threshold", type=probability, help="with --scorer: stance confidence threshold")
+    p.add_argument("--output", metavar="DIR", help="with --scorer: the new run folder (must not exist)")
+    p.add_argument("--no-progress", action="store_true", help="hide progress bars")
     p.set_defaults(handler=score_command)
 
 
 def recompute_run(run_dir: Path) -> tuple[ResultsDocument, dict[str, TaskResults]]:
     """(stored results document, recomputed results per task) of a run folder."""
-    document = read_results(run_dir)
-    return document, recompute(document, read_samples(run_dir / SAMPLES))
+    run = RunFolder(run_dir)
+    return run.document, recompute(run.document, run.samples)
 
 
 def score_command(args: argparse.Namespace) -> int:
     run_dir = Path(args.run_dir)
+    if args.scorer or args.output or args.scorer_args or args.threshold is not None:
+        return rescore_command(args, run_dir)
     document, recomputed = recompute_run(run_dir)
     same = results_json(recomputed) == document.results_json()
     if args.check:
@@ -41,4 +56,29 @@ def score_command(args: argparse.Namespace) -> int:
     for line in summary_lines(document):  # the lines `polibench run` prints at its end
         print(line)
     print(f"recomputed {run_dir}/results.json ({'unchanged' if same else 'updated'}); wrote {run_dir}/report.md")
+    return 0
+
+
+def rescore_command(args: argparse.Namespace, run_dir: Path) -> int:
+    """``score RUN --scorer X --output NEW``: the run's responses through the pipeline again, from its stored
+    task specs and run settings (seed, limit, samples per prompt), with scorer X."""
+    from polibench.cli.run import print_summary
+    from polibench.pipeline.plan import RunOptions, RunPlan
+    from polibench.pipeline.respond import RunResponses
+    from polibench.pipeline.run import run_pipeline
+
+    if args.check:
+        raise PolibenchError("--check recomputes a run in place; it does not go with --scorer/--output")
+    if not args.scorer or not args.output:
+        raise PolibenchError("re-scoring needs both --scorer X and --output NEW (the run itself is never changed)")
+    out = Path(args.output)
+    if out.exists() or out.is_symlink():
+        raise PolibenchError(f"--output {out}: already exists; re-scoring writes a new run folder")
+    run = RunFolder(run_dir)
+    stored = run.document.run
+    options = RunOptions(seed=stored.seed, limit=stored.limit, samples_per_prompt=stored.samples_per_prompt,
+                         scorer=args.scorer, scorer_args=parse_kv(args.scorer_args, "--scorer-args"),
+                         threshold=args.threshold, show_progress=not args.no_progress, command=sys.argv[1:])
+    document = run_pipeline(RunPlan.from_document(run.document), RunResponses(run), out, options)
+    print_summary(document, out)
     return 0

@@ -15,9 +15,8 @@ from pathlib import Path
 from typing import Callable, Optional
 
 from polibench.errors import PolibenchError
-from polibench.request_building import fill_template
 from polibench.taskspec.loader import TaskRegistry
-from polibench.taskspec.schema import Item, TaskConfig
+from polibench.taskspec.schema import Item, TaskConfig, fill_template
 
 
 @dataclass

@@ -132,8 +132,8 @@ def build_table(samples: Sequence[Sample]) -> ResponseTable:
         if st is None:
             continue
         kept[row] = st.kept
-        if st.label is None and "conservative" in st.probs:  # see polibench.scoring.ideology
-            ideology[row] = st.probs["conservative"]
+        if s.ideology is not None:  # an ideology judge's score (polibench.scoring.ideology)
+            ideology[row] = s.ideology.conservative
         if st.label is not None:
             label[row] = label_code[st.label]
             if st.label in ("agree", "disagree"):

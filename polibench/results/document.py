@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_serial
 
 from polibench.metrics.blocks import BootstrapSettings, Coverage, EstimateBlock
 from polibench.metrics.registry import Metric, metric_for_key
+from polibench.records import without_absent
 from polibench.taskspec.schema import Instrument, TaskConfig
 
 FORMAT = "polibench.results"
@@ -80,6 +81,10 @@ class TaskResults(BaseModel):
 
 
 class RunSettings(BaseModel):
+    """How the run was made. ``imported``: the file its responses were imported from; ``rescored_from``: the run
+    whose responses it scored again (``polibench score RUN --scorer X --output NEW``): that folder, the SHA-256
+    of its results.json and samples.jsonl, and the scorer of each task there."""
+
     model_config = ConfigDict(extra="forbid")
 
     seed: Optional[int] = None
@@ -87,6 +92,12 @@ class RunSettings(BaseModel):
     samples_per_prompt: Optional[int] = None
     command: list[str] = Field(default_factory=list)
     imported: Optional[dict[str, Any]] = None
+    rescored_from: Optional[dict[str, Any]] = None
+
+    @model_serializer(mode="wrap")
+    def _omit_absent_source(self, handler):
+        """A run that was not re-scored serialises exactly as before the field existed."""
+        return without_absent(handler(self), ("rescored_from",))
 
 
 class ResultsDocument(BaseModel):

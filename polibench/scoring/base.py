@@ -8,7 +8,7 @@ scorer, and applies the confidence filter.
 
 Scorers are built cheaply (no weights are loaded before the first :meth:`StanceScorer.score`), so a run
 can build them before any model call and ask :meth:`StanceScorer.preflight` whether they will load and
-whether their labels fit the task (:mod:`polibench.preflight`).
+whether their labels fit the task (:mod:`polibench.pipeline.preflight`).
 """
 
 from __future__ import annotations
@@ -35,6 +35,8 @@ class StanceScorer(ABC):
     """Base class of all stance scorers. ``labels`` are the labels this instance may return."""
 
     name: str = "base"
+    # an ideology judge returns a score in the probs of a labelless result, not a stance (polibench.scoring.ideology)
+    judges_ideology: bool = False
 
     def __init__(self, labels: Sequence[str] = ("agree", "disagree"), **kwargs):
         unknown = [label for label in labels if label not in LABELS]

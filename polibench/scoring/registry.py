@@ -38,7 +38,7 @@ def scorer_class(name: str) -> type[StanceScorer]:
 
 def judges_ideology(name: str) -> bool:
     """Whether scorer ``name`` is an ideology judge (:mod:`polibench.scoring.ideology`), not a stance scorer."""
-    return name in SCORERS and bool(getattr(scorer_class(name), "judges_ideology", False))
+    return name in SCORERS and scorer_class(name).judges_ideology
 
 
 def create_scorer(name: str, labels, **kwargs) -> StanceScorer:

@@ -1,61 +1,53 @@
-"""Stage 4: give every sample a :class:`~polibench.records.Stance`.
+"""Stage 4: give every sample a :class:`~polibench.records.Stance` (and, for an ideology judge, an
+:class:`~polibench.records.IdeologyScore`).
 
-Samples from a Likert variant are first read by the Likert parser; a clear 1–5 answer is final
-(confidence 1.0). Samples from a forced-choice variant are first read by the forced-choice parser
-(:mod:`polibench.scoring.forced_choice`); a response that is exactly one of the four PCT options is final.
-Samples of the log-probability channel (``scoring: logprob``) take their most probable option as their stance
-(:mod:`polibench.scoring.logprob`) and never reach the stance scorer.
-Everything else goes to the stance scorer, and stances below the confidence threshold (0.9 by default, as
-both Feng et al. and Faulborn et al.) are kept in
-the records but marked filtered.
+Each sample is first read by the answer reader of its variant's ``scoring`` (:mod:`polibench.scoring.readers`):
+a clear Likert 1-5, a clear forced-choice option or the most probable option of the log-probability channel is
+final (confidence 1.0). Everything else goes to the stance scorer, and stances below the confidence threshold
+(0.9 by default, as both Feng et al. and Faulborn et al.) are kept in the records but marked filtered. An
+ideology judge (:attr:`~polibench.scoring.base.StanceScorer.judges_ideology`) gives a score instead of a
+stance label: it goes into the sample's ``ideology`` field, and the response is kept.
 """
 
 from __future__ import annotations
 
 from tqdm.auto import tqdm
 
-from polibench.records import Sample, Stance
+from polibench.records import IdeologyScore, Sample, Stance
 from polibench.scoring.base import StanceScorer
-from polibench.scoring.forced_choice import OPTIONS, forced_choice_stance, parse_forced_choice
-from polibench.scoring.likert import likert_to_stance, parse_likert
-from polibench.scoring.logprob import logprob_stance
+from polibench.scoring.readers import reader_for
 
 
 def score_samples(samples: list[Sample], scorer: StanceScorer, threshold: float = 0.9,
                   show_progress: bool = True) -> list[Sample]:
-    """Return copies of ``samples`` with ``stance`` filled in; order is preserved."""
+    """Return copies of ``samples`` with ``stance`` (and ``ideology``) filled in; order is preserved."""
     stances: dict[int, Stance] = {}
+    ideology: dict[int, IdeologyScore] = {}
     to_scorer: list[int] = []
     for i, sample in enumerate(samples):
-        if sample.scoring == "logprob":  # the log-probability channel: no text, no classifier
-            stances[i] = logprob_stance(sample.option_logprobs)
+        reader = reader_for(sample.scoring)
+        if not reader.reads_text:  # e.g. the log-probability channel: no text, no classifier
+            stance = reader.read(sample)
+            assert stance is not None, f"answer reader '{reader.name}' reads no text, so it must always decide"
+            stances[i] = stance
             continue
         if not (sample.response or "").strip():
             stances[i] = Stance(label=None, scorer="none", kept=False, reason="empty_response")
             continue
-        if sample.scoring == "likert":
-            value = parse_likert(sample.response)
-            if value is not None:
-                label = likert_to_stance(value)
-                stances[i] = Stance(label=label, confidence=1.0, probs={label: 1.0}, scorer=f"likert:{value}",
-                                    kept=True)
-                continue
-        if sample.scoring in ("forced_choice", "forced_choice_reversed"):
-            option = parse_forced_choice(sample.response, reverse=sample.scoring == "forced_choice_reversed")
-            if option is not None:
-                label, probs = forced_choice_stance(option)
-                stances[i] = Stance(label=label, confidence=1.0, probs=probs,
-                                    scorer=f"forced_choice:{OPTIONS[option]}", kept=True)
-                continue
+        read = reader.read(sample)
+        if read is not None:
+            stances[i] = read
+            continue
         to_scorer.append(i)
     if to_scorer:
         with tqdm(total=len(to_scorer), desc=f"scoring ({scorer.name})", unit="resp",
                   disable=not show_progress) as bar:
             results = scorer.score_samples([samples[i] for i in to_scorer], progress=bar.update)
         for i, result in zip(to_scorer, results):
-            if getattr(scorer, "judges_ideology", False):  # an ideology judge: a score, no stance label
-                stances[i] = Stance(label=None, confidence=1.0, probs={k: round(v, 6) for k, v in result.probs.items()},
-                                    scorer=scorer.name, kept=True)
+            if scorer.judges_ideology:  # a score in [0, 1], no stance label
+                ideology[i] = IdeologyScore(conservative=round(result.probs[IdeologyScore.KEY], 6),
+                                            scorer=scorer.name)
+                stances[i] = Stance(label=None, confidence=1.0, scorer=scorer.name, kept=True)
             elif result.label is None:
                 stances[i] = Stance(label=None, scorer=scorer.name, kept=False, reason="abstained")
             else:
@@ -63,4 +55,4 @@ def score_samples(samples: list[Sample], scorer: StanceScorer, threshold: float 
                 stances[i] = Stance(label=result.label, confidence=round(result.confidence, 6),
                                     probs={k: round(v, 6) for k, v in result.probs.items()}, scorer=scorer.name,
                                     kept=kept, reason="" if kept else "low_confidence")
-    return [s.model_copy(update={"stance": stances[i]}) for i, s in enumerate(samples)]
+    return [s.model_copy(update={"stance": stances[i], "ideology": ideology.get(i)}) for i, s in enumerate(samples)]

@@ -23,29 +23,16 @@ from typing import Optional, Sequence
 
 from polibench.errors import PolibenchError
 from polibench.metrics.paired import PairedEstimate, item_keys, paired_estimates
-from polibench.records import Sample
 from polibench.report.markdown import short_model_name
-from polibench.results.document import ResultsDocument
-from polibench.results.files import SAMPLES, read_results, read_samples
+from polibench.results.folder import RunFolder
 from polibench.seeding import derive_seed
 from polibench.taskspec.schema import Instrument
 
 
-@dataclass
-class Run:
-    path: Path
-    document: ResultsDocument
-    samples: list[Sample]
-    label: str = ""
-
-    def task_samples(self, task: str) -> list[Sample]:
-        return [s for s in self.samples if s.task == task]
-
-    @property
-    def step(self) -> Optional[int]:
-        """The training step when the model is a pretraining checkpoint (``checkpoint-<step>``), else None."""
-        found = re.search(r"checkpoint-(\d+)", str(self.document.model.get("model") or ""))
-        return int(found.group(1)) if found else None
+def checkpoint_step(run: RunFolder) -> Optional[int]:
+    """The training step when the run's model is a pretraining checkpoint (``checkpoint-<step>``), else None."""
+    found = re.search(r"checkpoint-(\d+)", str(run.document.model.get("model") or ""))
+    return int(found.group(1)) if found else None
 
 
 @dataclass
@@ -79,16 +66,15 @@ class ShiftResult:
                 "settings": self.settings, "comparisons": [c.as_dict() for c in self.comparisons]}
 
 
-def load_run(path: Path) -> Run:
+def load_run(path: Path) -> RunFolder:
+    """A run folder whose results.json and samples.jsonl have been read (one clear error otherwise)."""
     path = Path(path)
     if not path.is_dir():
         raise PolibenchError(f"{path}: not a run folder (expected a folder written by `polibench run`)")
-    document = read_results(path)
-    samples = read_samples(path / SAMPLES)
-    return Run(path=path, document=document, samples=samples)
+    return RunFolder(path).read()
 
 
-def labels_for(runs: Sequence[Run], given: Optional[Sequence[str]]) -> list[str]:
+def labels_for(runs: Sequence[RunFolder], given: Optional[Sequence[str]]) -> list[str]:
     if given is not None:
         if len(given) != len(runs):
             raise PolibenchError(f"--labels names {len(given)} runs; expected {len(runs)} (BASE_RUN and each RUN)")
@@ -99,13 +85,14 @@ def labels_for(runs: Sequence[Run], given: Optional[Sequence[str]]) -> list[str]
         if Path(model).name in ("model", "final") and Path(model).parent.name:  # a pretrain run's model/ folder
             model = Path(model).parent.name
         label = short_model_name(model)
-        if run.step is not None:
-            label = f"{label} (step {run.step})" if f"checkpoint-{run.step}" not in label else label
+        step = checkpoint_step(run)
+        if step is not None:
+            label = f"{label} (step {step})" if f"checkpoint-{step}" not in label else label
         out.append(label if label not in out else f"{label} ({run.path.name})")
     return out
 
 
-def shared_tasks(runs: Sequence[Run], wanted: Optional[Sequence[str]]) -> list[str]:
+def shared_tasks(runs: Sequence[RunFolder], wanted: Optional[Sequence[str]]) -> list[str]:
     common = [t for t in runs[0].document.results if all(t in r.document.results for r in runs[1:])]
     if wanted:
         missing = {t: [str(r.path) for r in runs if t not in r.document.results] for t in wanted}
@@ -124,7 +111,7 @@ DECODING = ("max_new_tokens", "temperature", "top_k", "top_p", "stop")
 TASK_FIELDS = ("version", "instrument", "forms", "variant_set", "scoring")
 
 
-def _design(run: Run, task: str) -> dict[str, object]:
+def _design(run: RunFolder, task: str) -> dict[str, object]:
     config = run.document.configs[task]
     generation = run.document.task_config(task).generation
     variant_set = run.document.variant_sets.get(str(config.get("variant_set", config.get("variants"))))
@@ -138,7 +125,7 @@ def _design(run: Run, task: str) -> dict[str, object]:
     }
 
 
-def design_differences(task: str, base: Run, run: Run) -> list[str]:
+def design_differences(task: str, base: RunFolder, run: RunFolder) -> list[str]:
     """What differs between how ``base`` and ``run`` asked ``task`` (see the module doc), one line each."""
     a, b = _design(base, task), _design(run, task)
     return [f"{name}: {_short(a[name])} vs {_short(b[name])}" if name != "variant set"
@@ -150,7 +137,7 @@ def _short(value: object) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def check_designs(base: Run, runs: Sequence[Run], tasks: Sequence[str], allow: bool) -> list[str]:
+def check_designs(base: RunFolder, runs: Sequence[RunFolder], tasks: Sequence[str], allow: bool) -> list[str]:
     """Every design difference as 'RUN, task T: ...'; one error listing them unless ``allow``."""
     found = [f"{run.path}, task '{task}': {line}" for task in tasks for run in runs
              for line in design_differences(task, base, run)]
@@ -162,7 +149,7 @@ def check_designs(base: Run, runs: Sequence[Run], tasks: Sequence[str], allow: b
     return found
 
 
-def compare_pair(task: str, base: Run, run: Run, instruments: dict[str, Instrument], resamples: int,
+def compare_pair(task: str, base: RunFolder, run: RunFolder, instruments: dict[str, Instrument], resamples: int,
                  permutations: int, seed: int) -> Comparison:
     a, b = base.task_samples(task), run.task_samples(task)
     keys_a, keys_b = item_keys(a), item_keys(b)
@@ -171,7 +158,7 @@ def compare_pair(task: str, base: Run, run: Run, instruments: dict[str, Instrume
         raise PolibenchError(f"task '{task}': {base.path} and {run.path} answered no statement in common")
     estimates = paired_estimates(a, b, instruments, resamples=resamples, permutations=permutations,
                                  seed=derive_seed(seed, task, "shift"))
-    return Comparison(task=task, base=base.label, run=run.label, step=run.step, items=len(common),
+    return Comparison(task=task, base=base.label, run=run.label, step=checkpoint_step(run), items=len(common),
                       items_only_base=len(keys_a - keys_b), items_only_run=len(keys_b - keys_a),
                       estimates=estimates)
 

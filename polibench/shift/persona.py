@@ -24,8 +24,9 @@ from typing import Optional, Sequence
 
 from polibench.errors import PolibenchError
 from polibench.metrics.paired import PairedEstimate, paired_estimates
+from polibench.results.folder import RunFolder
 from polibench.seeding import derive_seed
-from polibench.shift.compute import Run, labels_for, load_run
+from polibench.shift.compute import labels_for, load_run
 
 FAMILY_ALPHA = 0.05
 DEFAULT_VARIANTS = {"left": "persona-left", "right": "persona-right", "neutral": "neutral"}
@@ -77,7 +78,7 @@ def verdict(separation: Sequence[PairedEstimate], alpha: float = FAMILY_ALPHA) -
             f"{tested} separations, so the measurement cannot see the difference the model was told to have")
 
 
-def persona_report(run: Run, task: str, variants: dict[str, str], resamples: int, permutations: int,
+def persona_report(run: RunFolder, task: str, variants: dict[str, str], resamples: int, permutations: int,
                    seed: int) -> PersonaReport:
     samples = run.task_samples(task)
     by_role = {role: [s for s in samples if s.variant == name] for role, name in variants.items()}

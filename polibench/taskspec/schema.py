@@ -105,12 +105,19 @@ class Instrument(Strict):
         return self
 
 
+def fill_template(template: str, statement: str, model_name: str) -> str:
+    """Fill a variant's ``{statement}`` and ``{model_name}``; other braces in the template are left alone."""
+    return template.replace("{statement}", statement).replace("{model_name}", model_name)
+
+
 class PromptVariant(Strict):
     id: str = Field(..., pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
     template: str = Field(..., description="text with a {statement} slot; {model_name} is also filled in")
     system: Optional[str] = Field(None, description="system message for chat models")
     chat: bool = Field(True, description="wrap in the model's chat template when it has one")
-    scoring: Literal["stance", "likert", "forced_choice", "forced_choice_reversed", "logprob"] = "stance"
+    scoring: str = Field("stance", pattern=r"^[a-z][a-z0-9_]*$",
+                         description="the answer format: an answer reader's name (polibench.scoring.readers: stance, "
+                                     "likert, forced_choice, forced_choice_reversed, logprob, or a registered one)")
     options: Optional[list[str]] = Field(
         None, description="'logprob' variants: the answer continuations whose log-probabilities are read, in scale "
                           "order: the PCT's four (strongly disagree ... strongly agree) or Likert 1-5")

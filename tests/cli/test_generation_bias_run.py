@@ -7,7 +7,7 @@ import json
 import pytest
 
 from polibench.cli.main import main
-from polibench.request_building import build_samples
+from polibench.pipeline.plan import build_samples
 from polibench.taskspec.loader import load_registry
 from tests.tiny_models import tiny_ideology_classifier
 
@@ -46,7 +46,7 @@ def test_run_scores_with_a_judge_and_score_check_recomputes(tmp_path, judge, cap
     assert main(["score", str(out), "--check"]) == 0
     lines = (out / "samples.jsonl").read_text().splitlines()
     first = json.loads(lines[0])
-    first["stance"]["probs"]["conservative"] = 1.0 - first["stance"]["probs"]["conservative"] + 0.5
+    first["ideology"]["conservative"] = 0.0 if first["ideology"]["conservative"] > 0.5 else 1.0
     (out / "samples.jsonl").write_text("\n".join([json.dumps(first)] + lines[1:]) + "\n")
     assert main(["score", str(out), "--check"]) == 1
 

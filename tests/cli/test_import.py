@@ -11,10 +11,10 @@ import pytest
 
 from polibench.cli.main import main
 from polibench.errors import PolibenchError
-from polibench.importing import matched_samples, read_rows
 from polibench.leaderboard.schema import load_entry
 from polibench.leaderboard.verify import verify_dir
-from polibench.request_building import build_samples
+from polibench.pipeline.import_file import matched_samples, read_rows
+from polibench.pipeline.plan import RunPlan, build_samples
 from polibench.results.files import read_results, read_samples
 from polibench.taskspec.loader import load_registry
 
@@ -121,7 +121,7 @@ def test_csv_without_prompts_gives_the_same_samples(imported, prompts, tmp_path)
         writer = csv.DictWriter(handle, fieldnames=["item", "variant", "response", "model"])
         writer.writeheader()
         writer.writerows(rows_for(samples, with_prompt=False))
-    matched, model = matched_samples(path, read_rows(path), [TASK], registry, None)
+    matched, model = matched_samples(path, read_rows(path), RunPlan.from_registry(registry, [TASK]), None)
     assert model == "org/m"
     strip = lambda s: s.model_dump(exclude={"stance"})  # noqa: E731
     assert [strip(s) for s in matched[TASK]] == [strip(s) for s in read_samples(first / "samples.jsonl")]
@@ -148,7 +148,7 @@ def test_a_bad_row_is_one_error_naming_it(prompts, tmp_path, edit, message):
     registry, samples = prompts
     source = write_jsonl(tmp_path / "bad.jsonl", edit(rows_for(samples)))
     with pytest.raises(PolibenchError) as caught:
-        matched_samples(source, read_rows(source), [TASK], registry, "org/m")
+        matched_samples(source, read_rows(source), RunPlan.from_registry(registry, [TASK]), "org/m")
     assert message in str(caught.value) and str(source) in str(caught.value)
     assert "\n" not in str(caught.value)
 

@@ -12,9 +12,9 @@ import pytest
 
 from polibench.cli.main import main
 from polibench.errors import PolibenchError
-from polibench.evaluator import RunOptions, evaluate
 from polibench.models.mock import MockBackend
-from polibench.preflight import ScorerSpec, check_output_dir, check_scorers
+from polibench.pipeline.preflight import ScorerSpec, check_output_dir, check_scorers
+from polibench.pipeline.run import RunOptions, evaluate
 from polibench.stance.testing import tiny_bert, tiny_nli
 
 

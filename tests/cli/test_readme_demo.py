@@ -54,7 +54,7 @@ def test_this_build_regenerates_the_shipped_responses():
     from polibench.models.embedded import embedded_gguf_path
     from polibench.models.llamacpp import LlamaCppBackend, build_features, llama_cpp_version
     from polibench.models.stage import prompt_of
-    from polibench.request_building import build_samples
+    from polibench.pipeline.plan import build_samples
     from polibench.taskspec.loader import load_registry
 
     model = shipped_document().model

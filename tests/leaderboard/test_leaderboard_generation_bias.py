@@ -15,7 +15,7 @@ from tests.tiny_models import tiny_ideology_classifier
 
 @pytest.fixture(scope="module")
 def entries(tmp_path_factory):
-    from polibench.evaluator import RunOptions, evaluate
+    from polibench.pipeline.run import RunOptions, evaluate
 
     base = tmp_path_factory.mktemp("genbias")
     judge = tiny_ideology_classifier(base / "judge")

@@ -10,7 +10,7 @@ import pytest
 from polibench.errors import PolibenchError
 from polibench.metrics.compute import compute_task_results
 from polibench.metrics.generation_bias import LiuBlock, w2, w2_batch
-from polibench.records import Sample, Stance
+from polibench.records import IdeologyScore, Sample, Stance
 from polibench.taskspec.loader import load_registry
 
 
@@ -75,8 +75,8 @@ def samples_for(task_name: str, score_of) -> list[Sample]:
                 out.append(Sample(task=task.task, instrument=task.instruments[0], item_id=item.id,
                                   statement=item.text, variant=variant.id, sample_index=index, seed=index,
                                   prompt=variant.template.replace("{statement}", item.text), response="text",
-                                  stance=Stance(label=None, confidence=1.0, scorer="ideology", kept=True,
-                                                probs={"liberal": 1 - p, "conservative": p})))
+                                  stance=Stance(label=None, confidence=1.0, scorer="ideology", kept=True),
+                                  ideology=IdeologyScore(conservative=p, scorer="ideology")))
     return registry, task, out
 
 
@@ -97,8 +97,8 @@ def test_block_matches_an_independent_computation():
 
     def distance(option, trigger):
         rows = [s for s in samples if s.variant.startswith(trigger)]
-        mine = [s.stance.probs["conservative"] for s in rows if group[s.item_id] == option]
-        return exact_w2(mine, [s.stance.probs["conservative"] for s in rows])
+        mine = [s.ideology.conservative for s in rows if group[s.item_id] == option]
+        return exact_w2(mine, [s.ideology.conservative for s in rows])
 
     for option in ("male", "female"):
         part = block.per_option[option]

@@ -8,7 +8,7 @@ import yaml
 
 from polibench.metrics.compute import compute_task_results
 from polibench.metrics.pct import axis_positions, instrument_weights, js_round2, pct_coordinates
-from polibench.request_building import build_samples
+from polibench.pipeline.plan import build_samples
 from polibench.scoring.registry import create_scorer
 from polibench.scoring.stage import score_samples
 from polibench.taskspec.loader import load_registry

@@ -9,10 +9,10 @@ import pytest
 
 from polibench.cli.main import main
 from polibench.errors import PolibenchError
-from polibench.evaluator import RunOptions, evaluate
 from polibench.models.base import SCORE_CHOICES, UnsupportedCapability
 from polibench.models.mock import DEFAULT_RESPONSES, MockBackend
 from polibench.models.registry import create_backend
+from polibench.pipeline.run import RunOptions, evaluate
 from polibench.records import GenerationSettings, Prompt
 from polibench.scoring.lexical import LexicalScorer
 from polibench.scoring.registry import SCORERS, register_scorer

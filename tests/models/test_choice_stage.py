@@ -7,8 +7,8 @@ import pytest
 
 from polibench.cli.main import main
 from polibench.errors import PolibenchError
-from polibench.evaluator import RunOptions, evaluate
 from polibench.models.mock import MockBackend
+from polibench.pipeline.run import RunOptions, evaluate
 from polibench.records import Prompt
 from polibench.results.files import read_samples
 from polibench.scoring.logprob import option_distribution

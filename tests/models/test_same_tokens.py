@@ -25,8 +25,8 @@ from polibench.models.choices import option_forms  # noqa: E402
 from polibench.models.hf import HFBackend  # noqa: E402
 from polibench.models.llamacpp import LlamaCppBackend  # noqa: E402
 from polibench.models.llamacpp_batch import BatchDecoder  # noqa: E402
+from polibench.pipeline.plan import build_samples  # noqa: E402
 from polibench.records import ChatMessage, GenerationSettings, Prompt  # noqa: E402
-from polibench.request_building import build_samples  # noqa: E402
 from polibench.taskspec.loader import load_registry  # noqa: E402
 
 INST = "{% for m in messages %}[INST] {{ m['content'] }} [/INST]{% endfor %}"  # Mistral-style, ends in "[/INST]"

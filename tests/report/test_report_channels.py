@@ -8,7 +8,7 @@ import pytest
 
 from polibench.cli.main import main
 from polibench.metrics.channels import acquiescence
-from polibench.request_building import build_samples
+from polibench.pipeline.plan import build_samples
 from polibench.results.files import read_results
 from polibench.taskspec.loader import load_registry
 

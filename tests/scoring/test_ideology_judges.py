@@ -68,6 +68,6 @@ def test_the_scoring_stage_keeps_a_judge_score_without_a_stance_label(checkpoint
     for sample, p in zip(scored[:2], expected):
         st = sample.stance
         assert st.label is None and st.kept and st.reason == "" and st.scorer == "ideology_classifier"
-        assert st.probs["conservative"] == pytest.approx(p, abs=1e-6)
-        assert st.probs["liberal"] == pytest.approx(1 - p, abs=1e-6)
+        assert sample.ideology.scorer == "ideology_classifier" and st.probs == {}
+        assert sample.ideology.conservative == pytest.approx(p, abs=1e-6)
     assert scored[2].stance.reason == "empty_response" and not scored[2].stance.kept

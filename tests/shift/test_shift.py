@@ -8,10 +8,10 @@ import pytest
 from metrics_samples import make_run
 
 from polibench.cli.main import main
-from polibench.evaluator import RunOptions, results_document
 from polibench.metrics.paired import PairedEstimate
+from polibench.pipeline.compute import results_document
+from polibench.pipeline.plan import RunOptions, RunPlan, build_samples
 from polibench.records import Stance
-from polibench.request_building import build_samples
 from polibench.results.files import write_results, write_samples
 from polibench.shift.persona import holm, verdict
 from polibench.taskspec.loader import load_registry
@@ -56,7 +56,8 @@ def persona_run(folder, leans: dict):
         label = "agree" if rng.random() < 0.5 + (lean if s.agree_side == "left" else -lean) else "disagree"
         done.append(s.model_copy(update={"response": "r", "stance": Stance(
             label=label, confidence=1.0, probs={label: 1.0}, scorer="hand", kept=True)}))
-    document = results_document([config], registry, {config.task: done}, {"model": "m", "backend": "synthetic"},
+    document = results_document(RunPlan.from_registry(registry, [config.task]), {config.task: done},
+                                {"model": "m", "backend": "synthetic"},
                                 {config.task: {"scorer": "hand", "threshold": 0.0}},
                                 RunOptions(limit=30, samples_per_prompt=3))
     write_samples(folder, done)

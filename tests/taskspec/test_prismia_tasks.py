@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from polibench.request_building import build_samples
+from polibench.pipeline.plan import build_samples
 from polibench.taskspec.loader import load_registry
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -1,4 +1,4 @@
-from polibench.request_building import build_samples, derive_seed, fill_template
+from polibench.pipeline.plan import build_samples, derive_seed, fill_template
 from polibench.taskspec.loader import load_registry
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from polibench.request_building import build_samples
+from polibench.pipeline.plan import build_samples
 from polibench.taskspec.loader import load_registry
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "rottger2024" / "prompts.jsonl.gz"

@@ -7,11 +7,13 @@ The input is a JSONL or CSV file with one response per row:
   (default 0), ``model`` (must agree with ``--model`` when both are given) and ``prompt``.
 
 Each row becomes the :class:`~polibench.records.Sample` that ``polibench run`` would have built for that task,
-item, form, variant and index, with the response filled in; the samples are then scored and written exactly as a
-run writes them, so ``score``, ``report``, ``compare`` and ``submit`` work on the folder unchanged. A ``prompt``
+item, form, variant and index, with the response filled in. :class:`ImportedResponses` is the file as a response
+source of the run pipeline (:mod:`polibench.pipeline.run`): the samples are scored and written exactly as a run
+scores and writes them, so ``score``, ``report``, ``compare`` and ``submit`` work on the folder unchanged. A ``prompt``
 given in a row must be byte-identical to the task's prompt: a response to another prompt is not a response to
 this task. Every check (unknown task, item or variant, a prompt that does not match, a duplicate row, a prompt
-without a response) fails with one error naming the file and row before any scorer is loaded.
+without a response) fails with one error naming the file and row in the preflight, before any scorer is loaded;
+the file is read and matched once.
 
 The run records where its responses came from in ``results.json`` (``run.imported``): the file name, its
 SHA-256, the number of rows, the model and the source's citation and licence.
@@ -28,14 +30,11 @@ from pathlib import Path
 from typing import Optional
 
 from polibench.errors import PolibenchError
-from polibench.evaluator import RunOptions, results_document, score_tasks
 from polibench.hashing import file_sha256
 from polibench.models.base import display_name
+from polibench.pipeline.plan import RunOptions, RunPlan, build_samples
+from polibench.pipeline.respond import Responses
 from polibench.records import Sample
-from polibench.report.markdown import write_report
-from polibench.request_building import build_samples
-from polibench.results.files import SampleSink, write_results
-from polibench.taskspec.loader import TaskRegistry
 
 REQUIRED = ("item", "variant", "response")
 OPTIONAL = ("task", "form", "sample_index", "model", "prompt")
@@ -119,12 +118,12 @@ def _first_difference(a: str, b: str) -> int:
     return next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
 
 
-def matched_samples(path: Path, rows: list[Row], task_names: list[str], registry: TaskRegistry,
+def matched_samples(path: Path, rows: list[Row], plan: RunPlan,
                     model: Optional[str]) -> tuple[dict[str, list[Sample]], str]:
     """The samples of each task with the rows' responses filled in, and the model name; every check first."""
-    tasks = [registry.task(name) for name in task_names]
+    tasks, task_names = plan.tasks, plan.task_names
     for task in tasks:
-        if any(v.scoring == "logprob" for v in registry.variant_sets[task.variant_set].variants):
+        if any(v.scoring == "logprob" for v in plan.variants(task)):
             raise PolibenchError(f"task '{task.task}' reads answer log-probabilities from the model "
                                  "(scoring: logprob); imported text responses cannot answer it")
     models = {r.model for r in rows if r.model}
@@ -139,13 +138,13 @@ def matched_samples(path: Path, rows: list[Row], task_names: list[str], registry
             raise PolibenchError(f"{path}: row {other.number}: model '{other.model}' is not --model '{model}'")
     by_task: dict[str, list[Row]] = defaultdict(list)
     for row in rows:
-        task = row.task or (task_names[0] if len(task_names) == 1 else None)
-        if task is None:
+        name = row.task or (task_names[0] if len(task_names) == 1 else None)
+        if name is None:
             raise PolibenchError(f"{path}: row {row.number}: no 'task' field, and more than one task is imported")
-        if task not in task_names:
-            raise PolibenchError(f"{path}: row {row.number}: task '{task}' is not among the imported tasks "
+        if name not in task_names:
+            raise PolibenchError(f"{path}: row {row.number}: task '{name}' is not among the imported tasks "
                                  f"({', '.join(task_names)})")
-        by_task[task].append(row)
+        by_task[name].append(row)
     out: dict[str, list[Sample]] = {}
     for task in tasks:
         task_rows = by_task.get(task.task, [])
@@ -153,8 +152,8 @@ def matched_samples(path: Path, rows: list[Row], task_names: list[str], registry
             raise PolibenchError(f"{path}: no rows for task '{task.task}'")
         n = max(r.sample_index for r in task_rows) + 1
         # {model_name} is filled as `polibench run` fills it (the display name), so the prompts are run's prompts
-        samples = build_samples(task, registry, samples_per_prompt=n, model_name=display_name(model))
-        slots = {(s.item_id, s.form, s.variant, s.sample_index): i for i, s in enumerate(samples)}
+        samples = build_samples(task, plan, samples_per_prompt=n, model_name=display_name(model))
+        slots: dict[tuple, int] = {(s.item_id, s.form, s.variant, s.sample_index): i for i, s in enumerate(samples)}
         items = {s.item_id for s in samples}
         variants = {s.variant for s in samples}
         responses: dict[int, Row] = {}
@@ -190,20 +189,31 @@ def matched_samples(path: Path, rows: list[Row], task_names: list[str], registry
     return out, model
 
 
-def import_responses(path: Path, task_names: list[str], registry: TaskRegistry, output_dir: Path,
-                     options: RunOptions, model: Optional[str] = None, citation: Optional[str] = None,
-                     licence: Optional[str] = None):
-    """Check, score and write ``path``'s responses as a run folder; return its results document."""
-    rows = read_rows(path)
-    tasks = [registry.task(name) for name in task_names]
-    matched, model = matched_samples(path, rows, task_names, registry, model)
-    sink = SampleSink(output_dir)
-    scored, scorers = score_tasks(tasks, matched, options, sink)
-    imported = {"file": path.name, "sha256": file_sha256(path), "rows": len(rows), "model": model,
-                "citation": citation, "licence": licence}
-    document = results_document(tasks, registry, scored, {"backend": BACKEND, "model": model}, scorers, options)
-    document = document.model_copy(update={"run": document.run.model_copy(update={"imported": imported})})
-    sink.finish()
-    write_results(output_dir, document)
-    write_report(output_dir, document)
-    return document
+class ImportedResponses:
+    """A file of responses made elsewhere as the run's response source: read and matched to the plan's prompts
+    once, in :meth:`check`."""
+
+    def __init__(self, path: Path, model: Optional[str] = None, citation: Optional[str] = None,
+                 licence: Optional[str] = None):
+        self.path, self.model, self.citation, self.licence = Path(path), model, citation, licence
+        self._matched: Optional[tuple[dict[str, list[Sample]], str]] = None
+        self._rows = 0
+
+    def check(self, plan: RunPlan) -> None:
+        rows = read_rows(self.path)
+        self._matched, self._rows = matched_samples(self.path, rows, plan, self.model), len(rows)
+
+    def prepare(self, plan: RunPlan) -> None:
+        return None
+
+    def respond(self, plan: RunPlan, options: RunOptions) -> Responses:
+        if self._matched is None:
+            self.check(plan)
+        assert self._matched is not None
+        samples, model = self._matched
+        imported = {"file": self.path.name, "sha256": file_sha256(self.path), "rows": self._rows, "model": model,
+                    "citation": self.citation, "licence": self.licence}
+        return Responses(samples=samples, model={"backend": BACKEND, "model": model}, origin={"imported": imported})
+
+    def close(self) -> None:
+        return None

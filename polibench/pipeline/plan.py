@@ -1,0 +1,134 @@
+"""Plan, the first stage: what a run asks, and each task turned into its Samples.
+
+A :class:`RunPlan` holds the run's tasks with their instruments and variant sets, taken from the task registry
+(``run``, ``import``) or from the specs a finished run stored in its results.json (``score --scorer``).
+:func:`build_samples` turns a task (instrument items x statement forms x prompt variants x samples) into
+Samples. Each sample gets its own seed derived from the run seed and its identity, so the same command gives
+the same responses with the same backend, whatever order or batch the requests are served in.
+:class:`RunOptions` are the command-line settings every later stage reads.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional, Protocol
+
+from polibench.records import ChatMessage, Sample
+from polibench.results.document import ResultsDocument
+from polibench.seeding import derive_seed
+from polibench.taskspec.loader import TaskRegistry
+from polibench.taskspec.schema import Instrument, Item, PromptVariant, TaskConfig, VariantSet, fill_template
+
+__all__ = ["RunOptions", "RunPlan", "build_samples", "derive_seed", "fill_template", "statement_for"]
+
+
+@dataclass
+class RunOptions:
+    seed: Optional[int] = None
+    limit: Optional[int] = None
+    samples_per_prompt: Optional[int] = None
+    scorer: Optional[str] = None
+    scorer_args: dict = field(default_factory=dict)
+    threshold: Optional[float] = None
+    # the stance scorer replacing each task's own stance scorer when none was chosen (the embedded model's
+    # offline runs); ideology judges are kept, they are offline already
+    offline_default: Optional[str] = None
+    show_progress: bool = True
+    command: list[str] = field(default_factory=list)
+    # report.md: the share of an axis's PCT statements a position needs to be ranked (polibench.metrics.position)
+    min_coverage: Optional[float] = None
+
+
+class Specs(Protocol):
+    """Where a task's instruments and variant sets are looked up: the task registry or a :class:`RunPlan`."""
+
+    @property
+    def instruments(self) -> dict[str, Instrument]: ...
+
+    @property
+    def variant_sets(self) -> dict[str, VariantSet]: ...
+
+
+@dataclass(frozen=True)
+class RunPlan:
+    """The tasks of a run, in order, with the instruments and variant sets they use."""
+
+    tasks: list[TaskConfig]
+    instruments: dict[str, Instrument]
+    variant_sets: dict[str, VariantSet]
+
+    @classmethod
+    def from_registry(cls, registry: TaskRegistry, task_names: list[str]) -> RunPlan:
+        """The named tasks as the task files define them (an unknown name is one clear error)."""
+        tasks = [registry.task(name) for name in task_names]
+        return cls(tasks=tasks, instruments={n: registry.instruments[n] for t in tasks for n in t.instruments},
+                   variant_sets={t.variant_set: registry.variant_sets[t.variant_set] for t in tasks})
+
+    @classmethod
+    def from_document(cls, document: ResultsDocument) -> RunPlan:
+        """The tasks of a finished run as it stored them (not as today's task files say)."""
+        return cls(tasks=[document.task_config(name) for name in document.configs],
+                   instruments=document.task_instruments(),
+                   variant_sets={n: VariantSet.model_validate(v) for n, v in document.variant_sets.items()})
+
+    @property
+    def task_names(self) -> list[str]:
+        return [t.task for t in self.tasks]
+
+    def variants(self, task: TaskConfig) -> list[PromptVariant]:
+        return self.variant_sets[task.variant_set].variants
+
+    def task_instruments(self, task: TaskConfig) -> dict[str, Instrument]:
+        return {n: self.instruments[n] for n in task.instruments}
+
+FLIP = {"left": "right", "right": "left"}
+
+
+def statement_for(item: Item, form: str) -> tuple[str, Optional[str]]:
+    """The statement shown for a form, and the side agreeing with it reflects (opposite flips it)."""
+    if form == "original":
+        return item.text, item.agree_side
+    text = getattr(item.forms, form)
+    if text is None:
+        raise ValueError(f"item {item.id} has no '{form}' form")
+    return text, FLIP[item.agree_side] if form == "opposite" and item.agree_side else item.agree_side
+
+
+def build_messages(variant: PromptVariant, prompt: str) -> Optional[list[ChatMessage]]:
+    if not variant.chat:
+        return None
+    messages = [ChatMessage(role="system", content=variant.system)] if variant.system else []
+    return messages + [ChatMessage(role="user", content=prompt)]
+
+
+def build_samples(
+    task: TaskConfig,
+    registry: Specs,
+    *,
+    seed: Optional[int] = None,
+    samples_per_prompt: Optional[int] = None,
+    limit: Optional[int] = None,
+    model_name: str = "model",
+) -> list[Sample]:
+    """All samples of a task, in a stable order. ``limit`` keeps the first N items of each instrument."""
+    run_seed = task.generation.seed if seed is None else seed
+    n = samples_per_prompt or task.generation.samples
+    variants = registry.variant_sets[task.variant_set].variants
+    out: list[Sample] = []
+    for inst_name in task.instruments:
+        items = registry.instruments[inst_name].items
+        for item in items[:limit] if limit else items:
+            for form in task.forms:
+                statement, side = statement_for(item, form)
+                for variant in variants:
+                    prompt = fill_template(variant.template, statement, model_name)
+                    messages = build_messages(variant, prompt)
+                    for index in range(n):
+                        out.append(Sample(
+                            task=task.task, instrument=inst_name, item_id=item.id, statement=statement,
+                            dimension=item.dimension, agree_side=side, form=form, variant=variant.id,
+                            scoring=variant.scoring, sample_index=index,
+                            seed=derive_seed(run_seed, task.task, item.id, form, variant.id, index),
+                            prompt=prompt, messages=messages, options=variant.options,
+                        ))
+    return out

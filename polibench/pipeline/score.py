@@ -1,0 +1,74 @@
+"""Score, the fourth stage: every task's samples get their stance from the task's stance scorer.
+
+:func:`scoring_setup` applies ``--scorer``, ``--scorer-args`` and ``--threshold`` over a task's ``scoring:``;
+:func:`score_tasks` builds one scorer per distinct (name, labels, arguments), shared by the tasks that ask for
+the same, and runs the scoring stage (:func:`polibench.scoring.stage.score_samples`). Scorers are created only
+here, after the response source has been closed, so a generating model never shares memory with a scorer.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple, Sequence
+
+from polibench.pipeline.plan import RunOptions, RunPlan
+from polibench.records import Sample
+from polibench.scoring.base import StanceScorer
+from polibench.scoring.registry import create_scorer, judges_ideology
+from polibench.scoring.stage import score_samples
+from polibench.taskspec.schema import TaskConfig
+
+
+class ScorerSpec(NamedTuple):
+    """The stance scorer one task will use: its name, the task's labels and the scorer's arguments."""
+
+    task: str
+    scorer: str
+    labels: Sequence[str]
+    args: dict
+
+    @property
+    def key(self) -> tuple:
+        """Tasks whose scorers have the same key share one scorer instance."""
+        return (self.scorer, tuple(self.labels), repr(sorted(self.args.items())))
+
+
+def scoring_setup(task: TaskConfig, options: RunOptions) -> tuple[str, dict, float]:
+    """The scorer name, its arguments and the threshold for a task, after command-line overrides."""
+    if options.scorer:
+        name = options.scorer
+        args = dict(options.scorer_args) if options.scorer != task.scoring.scorer else \
+            {**task.scoring.scorer_args, **options.scorer_args}
+    elif options.offline_default and not judges_ideology(task.scoring.scorer):
+        name = options.offline_default
+        args = dict(options.scorer_args) if name != task.scoring.scorer else \
+            {**task.scoring.scorer_args, **options.scorer_args}
+    else:
+        name, args = task.scoring.scorer, {**task.scoring.scorer_args, **options.scorer_args}
+    threshold = task.scoring.threshold if options.threshold is None else options.threshold
+    return name, args, threshold
+
+
+def scorer_specs(tasks: list[TaskConfig], options: RunOptions) -> list[ScorerSpec]:
+    """The stance scorer of each task, for the preflight."""
+    specs = []
+    for task in tasks:
+        name, args, _ = scoring_setup(task, options)
+        specs.append(ScorerSpec(task.task, name, tuple(task.scoring.labels), args))
+    return specs
+
+
+def score_tasks(plan: RunPlan, samples: dict[str, list[Sample]], options: RunOptions
+                ) -> tuple[dict[str, list[Sample]], dict[str, dict]]:
+    """Each task's samples scored by its scorer; returns the scored samples and, per task, the scorer's
+    description with its confidence threshold (what results.json records under ``scoring``)."""
+    scorer_cache: dict[tuple, StanceScorer] = {}
+    scored: dict[str, list[Sample]] = {}
+    scorers: dict[str, dict] = {}
+    for task, spec in zip(plan.tasks, scorer_specs(plan.tasks, options)):
+        _, _, threshold = scoring_setup(task, options)
+        if spec.key not in scorer_cache:
+            scorer_cache[spec.key] = create_scorer(spec.scorer, task.scoring.labels, **spec.args)
+        scored[task.task] = score_samples(samples[task.task], scorer_cache[spec.key], threshold,
+                                          show_progress=options.show_progress)
+        scorers[task.task] = {**scorer_cache[spec.key].describe(), "threshold": threshold}
+    return scored, scorers
