@@ -12,18 +12,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Iterable, Literal, Optional, Union
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import Field, ValidationError, field_validator, model_validator
 
 from polibench.errors import PolibenchError, SpecError
+from polibench.kit.strict import Strict
 from polibench.paths import builtin_tasks_dir
 from polibench.taskspec.yaml_file import read_yaml, validation_problems
 
 KIND = "fairness_task"
 NAME_PATTERN = r"^[a-z0-9][a-z0-9_-]*$"
-
-
-class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
 
 
 class Download(Strict):

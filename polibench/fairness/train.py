@@ -24,7 +24,6 @@ skipped when the command is run again, unless ``overwrite``.
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
 import time
@@ -37,6 +36,7 @@ from polibench.devices import pick_device
 from polibench.errors import PolibenchError
 from polibench.fairness.data import Item, PreparedData, staged_folder
 from polibench.fairness.spec import FairnessTask
+from polibench.kit.training import is_main_process
 
 PREDICTIONS = "predictions.jsonl"
 RUN = "run.json"
@@ -241,11 +241,6 @@ def _publish(folder: Path, record: dict, items: Sequence[Item], probs, classifie
             with quiet_transformers():
                 classifier.save_pretrained(tmp / "model")
                 tokenizer.save_pretrained(tmp / "model")
-
-
-def is_main_process() -> bool:
-    """False on the other ranks of a torchrun / accelerate launch (only the main one reports and writes)."""
-    return int(os.environ.get("RANK", "0")) == 0
 
 
 def train_seeds(model: str, task: FairnessTask, data: PreparedData, seeds: Sequence[int], output: Path,

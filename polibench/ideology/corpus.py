@@ -18,12 +18,12 @@ and optionally ``group`` (texts of one group are never split apart).
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional
 
 from polibench.errors import PolibenchError
+from polibench.kit.jsonl import field_error, iter_jsonl
 from polibench.paths import PACKAGE_DIR
 from polibench.taskspec.loader import load_registry
 
@@ -78,8 +78,7 @@ def _content() -> dict[str, dict[str, str]]:
 
 
 def held_out_statements() -> set[str]:
-    with (STANCE_DIR / "test.jsonl").open(encoding="utf-8") as handle:
-        return {json.loads(line)["statement_id"] for line in handle if line.strip()}
+    return {row["statement_id"] for _, row in iter_jsonl(STANCE_DIR / "test.jsonl")}
 
 
 def builtin_corpus() -> tuple[list[LabelledText], list[LabelledText]]:
@@ -112,23 +111,16 @@ def read_corpus(path: Path) -> list[LabelledText]:
     if not path.is_file():
         raise PolibenchError(f"{path}: no such file (expected JSONL with 'text' and 'label' per line)")
     out = []
-    with path.open(encoding="utf-8") as handle:
-        for number, line in enumerate(handle, 1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise PolibenchError(f"{path}, line {number}: not JSON ({exc.msg})") from None
-            if not isinstance(row, dict) or not isinstance(row.get("text"), str) or not row["text"].strip():
-                raise PolibenchError(f"{path}, line {number}, field 'text': expected a non-empty string")
-            label = row.get("label")
-            if label in LABEL_NAMES:
-                label = LABEL_NAMES.index(label)
-            if label not in (0, 1) or isinstance(label, bool):
-                raise PolibenchError(f"{path}, line {number}, field 'label': expected liberal, conservative, 0 or 1 "
-                                     f"(got {row.get('label')!r})")
-            out.append(LabelledText(row["text"], int(label), str(row.get("group", f"line-{number}"))))
+    for number, row in iter_jsonl(path):
+        if not isinstance(row.get("text"), str) or not row["text"].strip():
+            raise field_error(path, number, "text", "expected a non-empty string")
+        label = row.get("label")
+        if label in LABEL_NAMES:
+            label = LABEL_NAMES.index(label)
+        if label not in (0, 1) or isinstance(label, bool):
+            raise field_error(path, number, "label", f"expected liberal, conservative, 0 or 1 "
+                                                     f"(got {row.get('label')!r})")
+        out.append(LabelledText(row["text"], int(label), str(row.get("group", f"line-{number}"))))
     if len({t.label for t in out}) < 2:
         raise PolibenchError(f"{path}: needs texts of both labels (liberal and conservative)")
     return out

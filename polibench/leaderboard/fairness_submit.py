@@ -30,6 +30,7 @@ from polibench.errors import PolibenchError
 from polibench.fairness.evaluate import evaluate, is_document, load_document
 from polibench.fairness.runs import seed_folders
 from polibench.fairness.train import PREDICTIONS, RUN
+from polibench.kit.jsonl import iter_jsonl, line_error
 from polibench.leaderboard.artifacts import gzip_bytes, read_artifact
 from polibench.leaderboard.compare import describe, differences
 from polibench.leaderboard.schema import Artifact, Strict, read_json, validated
@@ -93,10 +94,9 @@ def pack(folders: Sequence[Path]) -> bytes:
     for folder in sorted(folders, key=str):
         try:
             record = json.loads((folder / RUN).read_text(encoding="utf-8"))
-            rows = [json.loads(line) for line in (folder / PREDICTIONS).read_text(encoding="utf-8").splitlines()
-                    if line.strip()]
         except (OSError, json.JSONDecodeError) as exc:
             raise PolibenchError(f"{folder}: cannot read the run ({exc})") from None
+        rows = [row for _, row in iter_jsonl(folder / PREDICTIONS)]
         lines.append(json.dumps({"run": record, "predictions": rows}, ensure_ascii=False, sort_keys=True))
     lines.sort()
     return ("\n".join(lines) + "\n").encode("utf-8")
@@ -105,14 +105,12 @@ def pack(folders: Sequence[Path]) -> bytes:
 def unpack(data: bytes, root: Path) -> int:
     """Write the packed runs as seed folders under ``root``; return how many."""
     n = 0
-    for lineno, line in enumerate(data.decode("utf-8").splitlines(), 1):
-        if not line.strip():
-            continue
+    for lineno, item in iter_jsonl(data, "packed predictions"):
         try:
-            item = json.loads(line)
             record, rows = item["run"], item["predictions"]
-        except (json.JSONDecodeError, KeyError, TypeError) as exc:
-            raise PolibenchError(f"packed predictions, line {lineno}: malformed ({exc})") from None
+        except KeyError as exc:
+            raise line_error("packed predictions", lineno, f"expected the keys 'run' and 'predictions' "
+                                                           f"(missing {exc})") from None
         folder = root / f"run-{n:04d}"
         folder.mkdir(parents=True)
         (folder / RUN).write_text(json.dumps(record), encoding="utf-8")

@@ -24,24 +24,21 @@ was expected; a corpus whose data is absent says how to obtain it.
 from __future__ import annotations
 
 import datetime as dt
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, Optional
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import Field, ValidationError, model_validator
 
 from polibench.errors import PolibenchError, SpecError
 from polibench.hashing import file_sha256
+from polibench.kit.jsonl import iter_jsonl
+from polibench.kit.strict import Strict
 from polibench.paths import builtin_tasks_dir
 from polibench.taskspec.yaml_file import read_yaml, validation_problems
 
 KIND = "corpus"
 SUFFIX_FORMATS = {".txt": "text", ".text": "text", ".jsonl": "jsonl", ".json": "jsonl", ".parquet": "parquet"}
-
-
-class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
 
 
 class CorpusData(Strict):
@@ -203,21 +200,7 @@ def _records(fmt: str, path: Path, text_field: str):
             except UnicodeDecodeError as exc:
                 raise PolibenchError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     elif fmt == "jsonl":
-        with open(path, encoding="utf-8") as handle:
-            try:
-                for number, line in enumerate(handle, 1):
-                    if not line.strip():
-                        continue
-                    try:
-                        record = json.loads(line)
-                    except json.JSONDecodeError as exc:
-                        raise PolibenchError(f"{path}: line {number}: not valid JSON ({exc.msg})") from None
-                    if not isinstance(record, dict):
-                        raise PolibenchError(f"{path}: line {number}: expected a JSON object with a "
-                                             f"'{text_field}' field")
-                    yield number, record
-            except UnicodeDecodeError as exc:
-                raise PolibenchError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+        yield from iter_jsonl(path)
     else:
         try:
             import pyarrow.parquet as pq

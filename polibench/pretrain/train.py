@@ -38,6 +38,7 @@ from typing import Optional, Sequence
 from polibench import __version__
 from polibench.devices import pick_device
 from polibench.errors import PolibenchError
+from polibench.kit.training import is_main_process
 from polibench.pretrain.corpus import Corpus
 
 RECORD = "pretrain.json"
@@ -92,10 +93,6 @@ class PretrainSettings:
         for ok, message in checks:
             if not ok:
                 raise PolibenchError(f"pretrain: {message}")
-
-
-def is_main_process() -> bool:
-    return int(os.environ.get("RANK", "0")) == 0
 
 
 def package_versions() -> dict[str, str]:
