@@ -28,14 +28,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, Optional
 
-from pydantic import Field, ValidationError, model_validator
+from pydantic import Field, model_validator
 
-from polibench.errors import PolibenchError, SpecError
+from polibench.errors import PolibenchError
 from polibench.hashing import file_sha256
 from polibench.kit.jsonl import iter_jsonl
 from polibench.kit.strict import Strict
-from polibench.paths import builtin_tasks_dir
-from polibench.taskspec.yaml_file import read_yaml, validation_problems
+from polibench.taskspec.catalogue import read_spec_file, register_kind, validate, walk
 
 KIND = "corpus"
 SUFFIX_FORMATS = {".txt": "text", ".text": "text", ".jsonl": "jsonl", ".json": "jsonl", ".parquet": "parquet"}
@@ -90,29 +89,22 @@ class Corpus:
     counts: dict = field(default_factory=dict)        # read, empty, outside the date window, kept
 
 
-def corpora_dir() -> Path:
-    return builtin_tasks_dir() / "corpora"
+register_kind(KIND, CorpusSpec, "polibench.pretrain")
 
 
 def builtin_corpora() -> dict[str, Path]:
-    """Built-in corpus name -> spec file."""
-    folder = corpora_dir()
+    """Built-in corpus name -> spec file (every file of the built-in tasks whose first key is ``corpus``)."""
     found = {}
-    for path in sorted(folder.glob("*.yaml")) if folder.is_dir() else []:
-        data = read_yaml(path)
-        if isinstance(data, dict) and isinstance(data.get(KIND), str):
-            found[data[KIND]] = path
+    for spec in walk(kinds=[KIND]):
+        if isinstance(spec.data, dict) and isinstance(spec.data.get(KIND), str):
+            found[spec.data[KIND]] = spec.path
     return found
 
 
 def parse_spec(path: Path) -> CorpusSpec:
-    data = read_yaml(path)
-    if not isinstance(data, dict) or next(iter(data), None) != KIND:
-        raise SpecError(str(path), "(top level)", "a mapping whose first key is 'corpus:'")
-    try:
-        return CorpusSpec.model_validate(data)
-    except ValidationError as exc:
-        raise SpecError.from_problems(str(path), validation_problems(exc)) from None
+    spec = validate(read_spec_file(path), KIND)
+    assert isinstance(spec, CorpusSpec)
+    return spec
 
 
 def resolve_spec(name_or_path: str) -> tuple[CorpusSpec, Path, Path]:
