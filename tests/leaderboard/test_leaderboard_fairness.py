@@ -123,7 +123,7 @@ def test_build_refuses_a_tampered_submission_with_verify(tmp_path):
     assert main(["leaderboard", "build", "--entries", str(tmp_path / "entries"), "--fairness", str(fairness),
                  "--output", str(tmp_path / "site"), "--verify"]) == 2
     assert not (tmp_path / "site").exists()
-    doc = evaluate([tmp_path / "fairness-runs"], n_boot=0)
+    doc = evaluate([tmp_path / "fairness-runs"], n_boot=0).as_dict()
     assert doc["tasks"]["toy"]["models"]["base"]["overall"]["f1"]["value"] != pytest.approx(0.123)
 
 
