@@ -2,7 +2,7 @@
 
 1. Build a left corpus and a right corpus from polibench's own argument material (the hand-written
    arguments for and against each statement behind the gold stance data,
-   polibench/data/stance/tools/content_*.txt) for one set of statements: the 27 WVS statements and the
+   polibench/data/stance/content/content_*.txt) for one set of statements: the 27 WVS statements and the
    odd-numbered PCT statements. For each statement, the left corpus holds the two arguments for the side
    the item's ``agree_side`` calls left (libertarian on the social axis) and the sarcastic line when it
    leans that way; the right corpus the others.
@@ -34,7 +34,7 @@ from pathlib import Path
 import yaml
 
 REPO = Path(__file__).resolve().parents[1]
-TOOLS = REPO / "polibench" / "data" / "stance" / "tools"
+TOOLS = REPO / "tools" / "stance"
 
 
 def statements() -> tuple[dict, dict]:

@@ -2,7 +2,7 @@
 
 polibench's own material is what stands behind the gold stance data (``polibench/data/stance``): for every
 PCT and WVS statement its three forms (``tasks/instruments/*.yaml``) and the hand-written arguments for and
-against it (``polibench/data/stance/tools/content_*.txt``, keys ``P``/``P2`` for, ``C``/``C2`` against).
+against it (``polibench/data/stance/content/content_*.txt``, keys ``P``/``P2`` for, ``C``/``C2`` against).
 Each text is labelled by the side it supports: the original statement, its reformulation and the arguments
 for it support the item's ``agree_side``; the opposite form and the arguments against it, the other side.
 ``left`` is liberal and ``right`` conservative (on the PCT's social axis, ``right`` is authoritarian; the
@@ -62,8 +62,8 @@ def parse_content(path: Path) -> dict[str, dict[str, str]]:
 
 def _content() -> dict[str, dict[str, str]]:
     """Arguments per instrument item id, with the WVS blocks' ``MAP ... swap`` applied (see the DATACARD)."""
-    tools = STANCE_DIR / "tools"
-    blocks = {**parse_content(tools / "content_pct.txt"), **parse_content(tools / "content_extra.txt")}
+    content = STANCE_DIR / "content"
+    blocks = {**parse_content(content / "content_pct.txt"), **parse_content(content / "content_extra.txt")}
     out = {}
     for block_id, block in blocks.items():
         target, swap = block_id, False

@@ -6,7 +6,8 @@ import pathlib
 import yaml
 
 HERE = pathlib.Path(__file__).resolve().parent
-REPO = HERE.parents[3]
+REPO = HERE.parents[1]
+CONTENT = REPO / "polibench" / "data" / "stance" / "content"  # shipped: the ideology corpus reads it too
 
 
 def parse_content(path: pathlib.Path) -> dict[str, dict[str, str]]:
@@ -29,8 +30,8 @@ def parse_content(path: pathlib.Path) -> dict[str, dict[str, str]]:
 def load_statements() -> dict[str, dict[str, str]]:
     """statement_id -> {T, R, O, P, P2, C, C2, [S+|S-]}"""
     pct = yaml.safe_load((REPO / "tasks/instruments/pct.yaml").read_text(encoding="utf-8"))
-    content = parse_content(HERE / "content_pct.txt")
-    extra = HERE / "content_extra.txt"
+    content = parse_content(CONTENT / "content_pct.txt")
+    extra = CONTENT / "content_extra.txt"
     if extra.exists():
         content.update(parse_content(extra))
     for item in pct["items"]:
