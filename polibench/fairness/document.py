@@ -73,7 +73,7 @@ class ModelBlock(Strict):
     """One model (or ensemble) on one task."""
 
     kind: str
-    members: list[str]
+    members: Optional[list[str]]  # an ensemble's member models; None for a model
     seeds: list[int]
     runs: list[str]
     n_test: int
