@@ -97,9 +97,14 @@ def main() -> None:
     parser.add_argument("--batch-size", type=int, default=16)
     parser.add_argument("--statements", type=int, default=5, help="PCT statements (10 samples each) for the split")
     parser.add_argument("--threads", type=int, default=None, help="threads of the split run (default: every core)")
+    parser.add_argument("--steps", type=int, default=30, help="decoding steps timed per sequence count")
+    parser.add_argument("--smoke", action="store_true",
+                        help="batch 2, 1 statement, 5 steps (only checks that the script runs)")
     args = parser.parse_args()
+    if args.smoke:
+        args.batch_size, args.statements, args.steps = 2, 1, 5
     for threads in (1, 2):
-        for n, ms in step_costs(args.batch_size, threads):
+        for n, ms in step_costs(args.batch_size, threads, args.steps):
             print(f"step with {n:2d} sequences, {threads} thread(s): {ms:6.1f} ms ({ms / n:5.1f} ms per token, "
                   f"{1000 * n / ms:6.1f} tok/s)")
     run_split(args.statements, args.batch_size, args.threads)

@@ -98,7 +98,7 @@ def main() -> None:
     parser.add_argument("--batch-size", type=int, default=8, help="the same for both harnesses (hf's CPU default)")
     parser.add_argument("--hf-dir", type=Path, help="where to keep the HF folder made from the GGUF (default: temp)")
     args = parser.parse_args()
-    n = 8 if args.smoke else args.prompts
+    n = min(8, args.prompts) if args.smoke else args.prompts  # --smoke --prompts 2: fewer still
 
     import torch
     from lm_eval.models.huggingface import HFLM
