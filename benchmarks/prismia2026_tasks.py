@@ -15,8 +15,6 @@ from __future__ import annotations
 import ast
 import json
 import shutil
-import sys
-import tempfile
 from pathlib import Path
 
 import yaml
@@ -160,17 +158,7 @@ def _write(path: Path, header: str, data: dict) -> None:
     path.write_text(f"# {header}\n" + text, encoding="utf-8")
 
 
-def cli() -> None:
-    if "--smoke" in sys.argv[1:]:  # write into a scratch folder and count the files equal to the shipped ones
-        args = [a for a in sys.argv[1:] if a != "--smoke"]
-        with tempfile.TemporaryDirectory() as scratch:
-            main(Path(args[0] if args else "/work/shared/external/prismia2026"), Path(scratch))
-            written = sorted(Path(scratch).iterdir())
-            same = sum(p.read_bytes() == (OUT / p.name).read_bytes() for p in written if (OUT / p.name).is_file())
-            print(f"smoke: wrote {len(written)} files to a scratch folder; {same} identical to {OUT}")
-        return
-    main(Path(sys.argv[1] if len(sys.argv) > 1 else "/work/shared/external/prismia2026"))
-
-
 if __name__ == "__main__":
-    cli()
+    from _smoke import task_writer_cli
+
+    task_writer_cli(main, "/work/shared/external/prismia2026", OUT)

@@ -2,8 +2,8 @@
 longer runs fails the build instead of rotting unseen. A smoke run checks that the script runs to the end and
 prints its figures; the figures themselves (tiny sizes) mean nothing.
 
-A new script is picked up by the glob below and must accept ``--smoke``. Scripts that need what CI has not (a
-GPU) are skipped with the reason (allowed in tests/conftest.py's ALLOWED_SKIPS); scripts that read peers'
+A new script is picked up by the glob below and must accept ``--smoke`` (``_*.py`` are helpers). Scripts that
+need what CI has not (a GPU) are skipped with the reason (allowed in tests/conftest.py's ALLOWED_SKIPS); scripts that read peers'
 published material find it beside the clone (../shared/external, as tests/taskspec/test_prismia_tasks.py does).
 """
 
@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-BENCHMARKS = sorted(p.name for p in (ROOT / "benchmarks").glob("*.py"))
+BENCHMARKS = sorted(p.name for p in (ROOT / "benchmarks").glob("*.py") if not p.name.startswith("_"))
 EXTERNAL = next((p for p in (ROOT.parent / "shared" / "external", ROOT.parent.parent / "shared" / "external")
                  if p.is_dir()), None)
 
