@@ -3,8 +3,9 @@ longer runs fails the build instead of rotting unseen. A smoke run checks that t
 prints its figures; the figures themselves (tiny sizes) mean nothing.
 
 A new script is picked up by the glob below and must accept ``--smoke`` (``_*.py`` are helpers). Scripts that
-need what CI has not (a GPU) are skipped with the reason (allowed in tests/conftest.py's ALLOWED_SKIPS); scripts that read peers'
-published material find it beside the clone (../shared/external, as tests/taskspec/test_prismia_tasks.py does).
+need what CI has not (a GPU) are skipped with the reason (allowed in tests/conftest.py's ALLOWED_SKIPS);
+scripts that read peers' published material find it beside the clone (../shared/external, as
+tests/taskspec/test_prismia_tasks.py does).
 """
 
 import importlib.util
