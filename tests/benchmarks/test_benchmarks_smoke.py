@@ -28,6 +28,9 @@ def _cuda() -> bool:
     return torch.cuda.is_available()
 
 
+# scripts whose main() another test already runs end to end at a tiny size: not run a second time here
+COVERED_BY = {"bench_planted_leaning.py": "tests/pretrain/test_planted_leaning.py"}  # a tiny model, 1 step
+
 # script -> extra arguments after --smoke (the {tmp} and {external} placeholders are filled in)
 ARGS = {
     "bench_logprob.py": ["--prompts", "2"],
@@ -42,7 +45,7 @@ ARGS = {
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("script", BENCHMARKS)
+@pytest.mark.parametrize("script", [name for name in BENCHMARKS if name not in COVERED_BY])
 def test_benchmark_runs_at_its_smoke_size(script, tmp_path):
     if script == "bench_hf_cuda.py" and not _cuda():
         pytest.skip("needs a CUDA GPU (the hf backend on device=cuda)")
@@ -65,3 +68,5 @@ def test_every_benchmark_accepts_smoke():
     missing = [name for name in BENCHMARKS if "--smoke" not in (ROOT / "benchmarks" / name).read_text("utf-8")]
     assert not missing, f"benchmarks without --smoke: {missing}"
     assert importlib.util.find_spec("polibench") is not None
+    for script, test in COVERED_BY.items():
+        assert script in BENCHMARKS and f"benchmarks/{script}" in (ROOT / test).read_text("utf-8")
