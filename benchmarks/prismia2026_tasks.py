@@ -1,7 +1,7 @@
 """Write tasks/prismia2026/*.yaml from PrismIA's statements and prompts (run once; the YAML is the source after).
 
     python benchmarks/prismia2026_tasks.py /work/shared/external/prismia2026
-    python benchmarks/prismia2026_tasks.py /work/shared/external/prismia2026 --smoke   # into a scratch folder: files equal to the shipped ones
+    python benchmarks/prismia2026_tasks.py /work/shared/external/prismia2026 --smoke  # scratch folder
 
 Reads statements.json, upstream_evaluator.py (``_SYSTEM_PROMPT``, ``_USER_TEMPLATE``) and upstream_config.py (the
 Gemini ``system_prompt_override``) of swissprismia/llm-political-bias-bench (commit 632a5dd, MIT, "Copyright (c)

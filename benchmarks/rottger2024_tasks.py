@@ -1,7 +1,7 @@
 """Write tasks/rottger/*.yaml from Röttger et al. 2024's prompt parts (run once; the YAML is the source after).
 
     python benchmarks/rottger2024_tasks.py /work/shared/external/rottger2024
-    python benchmarks/rottger2024_tasks.py /work/shared/external/rottger2024 --smoke   # into a scratch folder: files equal to the shipped ones
+    python benchmarks/rottger2024_tasks.py /work/shared/external/rottger2024 --smoke  # scratch folder
 
 Reads prompt_templates.csv, answer_options.csv, jailbreaks.csv and pct_propositions.csv of
 paul-rottger/llm-values-pct (commit b4e5d89, CC BY 4.0) and writes the instrument ``pct-rottger``, four variant
