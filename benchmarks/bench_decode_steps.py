@@ -34,7 +34,7 @@ def step_costs(n_seq: int, threads: int, steps: int = 30) -> list[tuple[int, flo
     prompt = llm.tokenize(PROMPT, add_bos=True)
     rows = []
     try:
-        for n in sorted({1, 4, 8, n_seq}):
+        for n in sorted({n for n in (1, 4, 8) if n < n_seq} | {n_seq}):  # the decoder holds n_seq sequences
             llama_cpp.llama_memory_clear(memory, True)
             decoder._fill([(token, k, (0,), k == len(prompt) - 1) for k, token in enumerate(prompt)])
             for seq in range(1, n):
