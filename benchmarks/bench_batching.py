@@ -48,7 +48,11 @@ def main() -> None:
     parser.add_argument("--batched-only", action="store_true", help="skip the one-at-a-time run")
     parser.add_argument("--save", type=Path, help="write the batched responses (and the build) to this JSON file")
     parser.add_argument("--compare", type=Path, help="count batched responses identical to a --save file's")
+    parser.add_argument("--smoke", action="store_true",
+                        help="1 statement, batch 2, 4 new tokens (only checks that the script runs)")
     args = parser.parse_args()
+    if args.smoke:
+        args.statements, args.batch_size, args.max_new_tokens = 1, 2, 4
 
     registry = load_registry()
     task = registry.task("pct")

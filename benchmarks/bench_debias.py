@@ -82,7 +82,11 @@ def main() -> None:
     parser.add_argument("--methods", default="base,rerank,judge,words",
                         help="comma-separated, in order: base, rerank, judge (Mode 2), words (Mode 1)")
     parser.add_argument("--seed", type=int, default=1234)
+    parser.add_argument("--smoke", action="store_true", help="200 pre-training texts for one epoch, base and Mode 1 "
+                        "for 1 step, 1 sample, 20 held-out texts (only checks that the script runs)")
     args = parser.parse_args()
+    if args.smoke:
+        args.steps, args.samples, args.pretrain_epochs, args.methods = 1, 1, 1.0, "base,words"
 
     import torch
 
@@ -109,6 +113,8 @@ def main() -> None:
     train_texts, test_texts = builtin_corpus()
     corpus = [e.response for e in load_examples(gold_path("train"))] + [t.text for t in train_texts]
     held_out = [t.text for t in test_texts]
+    if args.smoke:
+        corpus, held_out = corpus[:200], held_out[:20]
     judge = EmbeddedIdeologyScorer()
     judge.loaded()
     rows = []

@@ -34,7 +34,7 @@ def step_costs(n_seq: int, threads: int, steps: int = 30) -> list[tuple[int, flo
     prompt = llm.tokenize(PROMPT, add_bos=True)
     rows = []
     try:
-        for n in sorted({1, 4, 8, n_seq}):
+        for n in sorted({n for n in (1, 4, 8) if n < n_seq} | {n_seq}):  # the decoder holds n_seq sequences
             llama_cpp.llama_memory_clear(memory, True)
             decoder._fill([(token, k, (0,), k == len(prompt) - 1) for k, token in enumerate(prompt)])
             for seq in range(1, n):
@@ -97,9 +97,14 @@ def main() -> None:
     parser.add_argument("--batch-size", type=int, default=16)
     parser.add_argument("--statements", type=int, default=5, help="PCT statements (10 samples each) for the split")
     parser.add_argument("--threads", type=int, default=None, help="threads of the split run (default: every core)")
+    parser.add_argument("--steps", type=int, default=30, help="decoding steps timed per sequence count")
+    parser.add_argument("--smoke", action="store_true",
+                        help="batch 2, 1 statement, 5 steps (only checks that the script runs)")
     args = parser.parse_args()
+    if args.smoke:
+        args.batch_size, args.statements, args.steps = 2, 1, 5
     for threads in (1, 2):
-        for n, ms in step_costs(args.batch_size, threads):
+        for n, ms in step_costs(args.batch_size, threads, args.steps):
             print(f"step with {n:2d} sequences, {threads} thread(s): {ms:6.1f} ms ({ms / n:5.1f} ms per token, "
                   f"{1000 * n / ms:6.1f} tok/s)")
     run_split(args.statements, args.batch_size, args.threads)

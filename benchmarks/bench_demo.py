@@ -17,6 +17,7 @@ import argparse
 import os
 import re
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -32,12 +33,15 @@ def timed_install(venv: Path) -> float:
     return time.perf_counter() - start
 
 
-def timed_run(venv: Path, out: Path, cache: Path) -> dict[str, float]:
+def timed_run(venv: Path, out: Path, cache: Path, extra: tuple[str, ...] = ()) -> dict[str, float]:
     """Seconds per phase of one ``polibench run`` (generation, training, scoring) and its summary line."""
     env = {**os.environ, "POLIBENCH_CACHE": str(cache)}
     start = time.perf_counter()
     marks: dict[str, float] = {}
-    process = subprocess.Popen([str(venv / "bin" / "polibench"), "run", "--output", str(out)], cwd=ROOT, env=env,
+    # the venv's python with -m from the checkout: the same polibench as the venv's console script after
+    # `make install`, and this checkout's code when the venv's editable install points elsewhere
+    process = subprocess.Popen([str(venv / "bin" / "python"), "-m", "polibench", "run", "--output", str(out), *extra],
+                               cwd=ROOT, env=env,
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     assert process.stdout is not None
     buffer = b""
@@ -64,13 +68,21 @@ def timed_run(venv: Path, out: Path, cache: Path) -> dict[str, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--venv", type=Path, required=True, help="the virtual environment to install into / use")
+    parser.add_argument("--venv", type=Path, help="the virtual environment to install into / use")
     parser.add_argument("--skip-install", action="store_true", help="use the venv as it is")
+    parser.add_argument("--smoke", action="store_true", help="this interpreter's venv, no install, 2 statements x 2 "
+                        "samples with the lexical scorer (no training; only checks that the script runs)")
     args = parser.parse_args()
+    extra: tuple[str, ...] = ()
+    if args.smoke:
+        args.venv, args.skip_install = Path(sys.prefix), True
+        extra = ("--limit", "2", "--samples", "2", "--scorer", "lexical", "--no-progress")
+    if args.venv is None:
+        parser.error("--venv is required (or --smoke)")
 
     phases = {"install": 0.0 if args.skip_install else timed_install(args.venv.absolute())}
     with tempfile.TemporaryDirectory() as cache, tempfile.TemporaryDirectory() as runs:
-        phases.update(timed_run(args.venv.absolute(), Path(runs) / "demo", Path(cache)))
+        phases.update(timed_run(args.venv.absolute(), Path(runs) / "demo", Path(cache), extra))
     if args.skip_install:
         phases.pop("install")
     print(f"{'phase':<32} {'min:s':>7}")

@@ -47,7 +47,11 @@ def main() -> None:
     parser.add_argument("--metric-items", type=int, default=63952, help="test items for the metrics timing "
                                                                           "(Feng et al.'s hate-identity test size)")
     parser.add_argument("--bootstrap", type=int, default=1000)
+    parser.add_argument("--smoke", action="store_true",
+                        help="2 steps, 16 items, 2,000 metric items, 20 resamples (only checks that the script runs)")
     args = parser.parse_args()
+    if args.smoke:
+        args.steps, args.items, args.metric_items, args.bootstrap = 2, 16, 2000, 20
 
     import numpy as np
     import torch

@@ -105,7 +105,11 @@ def main() -> None:
     parser.add_argument("--batch-size", type=int, default=64)
     parser.add_argument("--samples", type=int, default=2, help="responses per prompt")
     parser.add_argument("--limit", type=int, default=None, help="first N PCT statements (default: all 62)")
+    parser.add_argument("--smoke", action="store_true",
+                        help="2 statements, 1 sample, batch 2 (only checks that the script runs)")
     args = parser.parse_args()
+    if args.smoke:
+        args.limit, args.samples, args.batch_size = 2, 1, 2
 
     import torch
 

@@ -99,7 +99,7 @@ def main() -> None:
     parser.add_argument("--chunk", type=int, default=20, help="prompts per turn; the harnesses alternate turns")
     parser.add_argument("--hf-dir", type=Path, help="where to keep the HF folder made from the GGUF (default: temp)")
     args = parser.parse_args()
-    n = 8 if args.smoke else args.prompts
+    n = min(8, args.prompts) if args.smoke else args.prompts  # --smoke --prompts 2: fewer still
 
     import torch
     from lm_eval.models.huggingface import HFLM

@@ -35,14 +35,14 @@ MODELS, SAMPLES_PER_PROMPT = 11, 3
 LABELS = ("agree", "disagree", "neutral", "unrelated")
 
 
-def synthetic_runs(seed: int):
-    """11 lists of 8,010 scored samples of faulborn30 with random stances."""
+def synthetic_runs(seed: int, models: int = MODELS, samples: int = SAMPLES_PER_PROMPT):
+    """``models`` lists of scored samples of faulborn30 with random stances (11 x 8,010 by default)."""
     registry = load_registry([])
     task = registry.task("faulborn30")
-    template = build_samples(task, registry, samples_per_prompt=SAMPLES_PER_PROMPT)
+    template = build_samples(task, registry, samples_per_prompt=samples)
     rng = random.Random(seed)
     runs = []
-    for _model in range(MODELS):
+    for _model in range(models):
         lean = rng.uniform(-0.3, 0.3)
         scored = []
         for s in template:
@@ -63,13 +63,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--resamples", type=int, default=DEFAULT_RESAMPLES)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--models", type=int, default=MODELS)
+    parser.add_argument("--samples", type=int, default=SAMPLES_PER_PROMPT, help="samples per prompt")
+    parser.add_argument("--smoke", action="store_true",
+                        help="2 models, 1 sample per prompt, 20 resamples (only checks that the script runs)")
     args = parser.parse_args()
+    if args.smoke:
+        args.models, args.samples, args.resamples = 2, 1, 20
 
     start = time.perf_counter()
-    task, instruments, runs = synthetic_runs(args.seed)
+    task, instruments, runs = synthetic_runs(args.seed, args.models, args.samples)
     n = sum(len(r) for r in runs)
     built = time.perf_counter()
-    print(f"built {n:,} Sample records ({MODELS} models x {len(runs[0]):,}) in {built - start:.2f} s "
+    print(f"built {n:,} Sample records ({args.models} models x {len(runs[0]):,}) in {built - start:.2f} s "
           "(not part of the metrics)")
 
     tables = [build_table(r) for r in runs]
@@ -79,7 +85,7 @@ def main() -> None:
     results = [results_from_table(task, instruments, t, seed=k, resamples=args.resamples)
                for k, t in enumerate(tables)]
     metrics_done = time.perf_counter()
-    print(f"all metrics, {args.resamples:,} bootstrap resamples, {MODELS} models: {metrics_done - viewed:.2f} s")
+    print(f"all metrics, {args.resamples:,} bootstrap resamples, {args.models} models: {metrics_done - viewed:.2f} s")
 
     # compare_documents reads a document's results, model and run seed (the typed ResultsDocument's fields)
     documents = [(Path(f"model-{k}"), SimpleNamespace(model={"model": f"model-{k}"},
@@ -89,7 +95,8 @@ def main() -> None:
     comparison = compare_documents(documents)
     compared = time.perf_counter()
     tau = comparison["tasks"][task.task]["kendall_tau"]["economic"]
-    print(f"compare {MODELS} models: {compared - metrics_done:.2f} s (tau economic {tau['tau']}, p {tau['p_value']})")
+    print(f"compare {args.models} models: {compared - metrics_done:.2f} s "
+          f"(tau economic {tau['tau']}, p {tau['p_value']})")
     total = compared - built
     print(f"TOTAL metrics (views + bootstrap + compare) for {n:,} responses: {total:.2f} s")
 

@@ -86,7 +86,11 @@ def main() -> None:
     parser.add_argument("--latency", type=float, default=0.2, help="stand-in server's seconds per request")
     parser.add_argument("--n-threads", type=int, default=1, help="llama.cpp server threads")
     parser.add_argument("--repeats", type=int, default=3, help="timed passes per concurrency level")
+    parser.add_argument("--smoke", action="store_true",
+                        help="2 prompts, 2 new tokens, 1 pass, 10 ms latency (only checks that the script runs)")
     args = parser.parse_args()
+    if args.smoke:
+        args.prompts, args.max_new_tokens, args.repeats, args.latency = 2, 2, 1, 0.01
     os.environ.setdefault("OPENAI_API_KEY", "sk-local-bench")
 
     registry = load_registry()

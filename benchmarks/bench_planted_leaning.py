@@ -2,7 +2,7 @@
 
 1. Build a left corpus and a right corpus from polibench's own argument material (the hand-written
    arguments for and against each statement behind the gold stance data,
-   polibench/data/stance/tools/content_*.txt) for one set of statements: the 27 WVS statements and the
+   polibench/data/stance/content/content_*.txt) for one set of statements: the 27 WVS statements and the
    odd-numbered PCT statements. For each statement, the left corpus holds the two arguments for the side
    the item's ``agree_side`` calls left (libertarian on the social axis) and the sarcastic line when it
    leans that way; the right corpus the others.
@@ -28,13 +28,14 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 import yaml
 
 REPO = Path(__file__).resolve().parents[1]
-TOOLS = REPO / "polibench" / "data" / "stance" / "tools"
+TOOLS = REPO / "tools" / "stance"
 
 
 def statements() -> tuple[dict, dict]:
@@ -169,7 +170,13 @@ def main(argv=None) -> dict:
     parser.add_argument("--resamples", type=int, default=10000)
     parser.add_argument("--hf-batch-size", type=int, default=16)
     parser.add_argument("--in-process", action="store_true", help="run the commands one by one in this process")
+    parser.add_argument("--smoke", action="store_true", help="the embedded model, 1 pretraining step, 2 statements x "
+                        "1 sample of 8 tokens, lexical scorer, in a scratch folder (only checks that the script runs)")
     args = parser.parse_args(argv)
+    if args.smoke:
+        args.work = tempfile.mkdtemp(prefix="bench-planted-")
+        args.max_steps, args.batch_size, args.max_length, args.samples, args.limit = 1, 2, 16, 1, 2
+        args.max_new_tokens, args.scorer, args.resamples, args.in_process = 8, "lexical", 200, True
     global IN_PROCESS
     IN_PROCESS = args.in_process
 

@@ -16,6 +16,7 @@ import argparse
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -25,13 +26,14 @@ from polibench.results.files import read_results
 AXES = ("economic", "social")
 
 
-def run_seed(seed: int, out: Path, polibench: str) -> tuple[Path, float]:
+def run_seed(seed: int, out: Path, polibench: list[str], extra: tuple[str, ...] = ()) -> tuple[Path, float]:
     """``polibench run --seed SEED`` into ``out/seed-SEED`` unless that folder already holds results."""
     folder = out / f"seed-{seed}"
     if (folder / "results.json").is_file():
         return folder, 0.0
     start = time.perf_counter()
-    subprocess.run([polibench, "run", "--tasks", "pct", "--seed", str(seed), "--output", str(folder)], check=True)
+    subprocess.run([*polibench, "run", "--tasks", "pct", "--seed", str(seed), "--output", str(folder), *extra],
+                   check=True)
     return folder, time.perf_counter() - start
 
 
@@ -50,12 +52,19 @@ def main() -> None:
     parser.add_argument("runs", nargs="*", type=Path, help="finished run folders to reuse")
     parser.add_argument("--seeds", nargs="*", type=int, default=[], help="seeds to run (full PCT each)")
     parser.add_argument("--out", type=Path, default=Path("runs/seeds"))
+    parser.add_argument("--smoke", action="store_true",
+                        help="seeds 1 and 2 on 4 statements x 2 samples, lexical scorer, in a temporary folder "
+                             "(only checks that the script runs)")
     args = parser.parse_args()
-    polibench = str(Path(sys.executable).with_name("polibench"))
+    polibench = [sys.executable, "-m", "polibench"]  # this interpreter's polibench (a checkout on PYTHONPATH too)
+    extra: tuple[str, ...] = ()
+    if args.smoke:
+        args.seeds, args.out = [1, 2], Path(tempfile.mkdtemp(prefix="bench-seeds-"))
+        extra = ("--limit", "4", "--samples", "2", "--scorer", "lexical", "--no-cache", "--no-progress")
 
     folders = list(args.runs)
     for seed in args.seeds:
-        folder, seconds = run_seed(seed, args.out, polibench)
+        folder, seconds = run_seed(seed, args.out, polibench, extra)
         if seconds:
             print(f"seed {seed}: ran in {seconds / 60:.1f} min -> {folder}", flush=True)
         folders.append(folder)

@@ -10,38 +10,50 @@ Target: training <= 300 s on 2 CPU cores.  Run:  taskset -c 0,1 python benchmark
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import tempfile
 import time
+from pathlib import Path
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--judge", type=int, default=0, help="also time the judge on this many test examples")
     parser.add_argument("--threads", type=int, help="torch threads (default: torch's choice)")
+    parser.add_argument("--smoke", action="store_true", help="the recipe for 3 steps on 40 train examples, scored on "
+                                                             "40 test examples (only checks that the script runs)")
     args = parser.parse_args()
 
     import torch
 
     if args.threads:
         torch.set_num_threads(args.threads)
+    from polibench.scoring.classifier import ClassifierScorer
     from polibench.scoring.registry import create_scorer
     from polibench.stance.data import load_examples
-    from polibench.stance.embedded import EmbeddedStanceScorer, ensure_default_checkpoint
+    from polibench.stance.embedded import EmbeddedStanceScorer, ensure_default_checkpoint, minilm_path, recipe
     from polibench.stance.evaluate import evaluate_scorer, row_at
-    from polibench.stance.train import read_metadata
+    from polibench.stance.train import read_metadata, train_classifier
 
     print(f"torch threads: {torch.get_num_threads()}, cpu count: {os.cpu_count()}")
     with tempfile.TemporaryDirectory() as cache:
         os.environ["POLIBENCH_CACHE"] = cache
         started = time.time()
-        path = ensure_default_checkpoint(show_progress=False)
+        if args.smoke:
+            path = Path(cache) / "smoke-model"
+            train_classifier(str(minilm_path()), load_examples("gold:train")[:40], path,
+                             dataclasses.replace(recipe(), steps=3), show_progress=False)
+            trained = ClassifierScorer(model=str(path))
+        else:
+            path = ensure_default_checkpoint(show_progress=False)
+            trained = EmbeddedStanceScorer()
         meta = read_metadata(path)
         print(f"train embedded default: {time.time() - started:.1f} s wall (training alone {meta['train_seconds']} s, "
               f"{meta['train_cpu_seconds']} s CPU), {meta['n_train']} examples, {meta['steps']} steps, "
               f"final loss {meta['final_train_loss']}")
-        test = load_examples("gold:test")
-        for scorer in (EmbeddedStanceScorer(), create_scorer("lexical", ["agree", "disagree", "neutral", "unrelated"])):
+        test = load_examples("gold:test")[:40 if args.smoke else None]
+        for scorer in (trained, create_scorer("lexical", ["agree", "disagree", "neutral", "unrelated"])):
             report, _ = evaluate_scorer(scorer, test, show_progress=False)
             row = row_at(report, 0.9)
             print(f"{scorer.name}: {len(test) / report['seconds']:.1f} examples/s over {len(test)}; macro-F1 at 0.9 "

@@ -25,6 +25,7 @@ import json
 import re
 import subprocess
 import sys
+import tempfile
 from collections import defaultdict
 from pathlib import Path
 
@@ -155,7 +156,14 @@ def main() -> None:
                         help="only count forced-choice responses naming one numbered option, not read as it")
     parser.add_argument("--reverse", action="store_true", help="models in reverse order (to split the work)")
     parser.add_argument("--skip-started", action="store_true", help="skip models whose run folder exists")
+    parser.add_argument("--smoke", action="store_true", help="the first model's forced-choice rows (620), lexical "
+                        "scorer, scratch folders, no submission (only checks that the script runs)")
     args = parser.parse_args()
+    extra: tuple[str, ...] = ()
+    if args.smoke:
+        args.source = args.source or Path("/work/shared/external/rottger2024")
+        args.work, args.no_submit = Path(tempfile.mkdtemp(prefix="rottger-smoke-")), True
+        extra = ("--scorer", "lexical")
     if args.table:
         print_table(args.entries)
         return
@@ -168,6 +176,9 @@ def main() -> None:
     if args.fixture:
         write_fixture(per_model)
     wanted = args.models.split(",") if args.models else sorted(per_model, reverse=args.reverse)
+    if args.smoke:
+        wanted = wanted[:1]
+        per_model = {m: [r for r in per_model[m] if r["task"] == "rottger-forced"] for m in wanted}
     args.work.mkdir(parents=True, exist_ok=True)
     for model in wanted:
         rows = per_model[model]
@@ -181,7 +192,7 @@ def main() -> None:
         run_dir.mkdir(parents=True, exist_ok=True)  # claim the model at once (another --skip-started process skips it)
         print(f"{model}: {len(rows)} responses, tasks {', '.join(tasks)}", flush=True)
         polibench("import", str(path), "--tasks", ",".join(tasks), "--output", str(run_dir),
-                  "--citation", CITATION, "--licence", LICENCE, "--no-progress")
+                  "--citation", CITATION, "--licence", LICENCE, "--no-progress", *extra)
         if not args.no_submit:
             polibench("submit", str(run_dir), "--entries", str(args.entries), "--force")
 

@@ -65,7 +65,7 @@ def make_fairness_submission(base: Path, names=("base", "left", "right"), name: 
     runs = toy_runs(Path(base) / "fairness-runs", names)
     document = evaluate([runs], reference=names[0], ensembles=[("mix", list(names[1:]))], n_boot=100)
     eval_json = Path(base) / "fairness-eval.json"
-    eval_json.write_text(json.dumps(document), encoding="utf-8")
+    eval_json.write_text(document.to_json(), encoding="utf-8")
     out = Path(base) / "fairness"
     submit(eval_json, out, name, note="synthetic predictions written by the tests")
     return out

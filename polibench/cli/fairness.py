@@ -180,10 +180,10 @@ def eval_command(args: argparse.Namespace) -> int:
     document = evaluate(args.run_dirs, reference=args.reference, ensembles=ensembles, n_boot=args.bootstrap,
                         level=args.ci, alpha=args.alpha, boot_seed=args.seed,
                         progress=None if args.no_progress else lambda text: print(text, file=sys.stderr))
-    text = summary_markdown(document)
+    text = summary_markdown(document.as_dict())
     output = Path(args.output)
     output.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write_text(output, json.dumps(document, indent=1, ensure_ascii=False) + "\n")
+    atomic_write_text(output, document.to_json())
     if args.markdown:
         Path(args.markdown).parent.mkdir(parents=True, exist_ok=True)
         atomic_write_text(Path(args.markdown), text)
@@ -194,9 +194,9 @@ def eval_command(args: argparse.Namespace) -> int:
 
 def compare_command(args: argparse.Namespace) -> int:
     from polibench.fairness.compare import write_comparison
-    from polibench.fairness.evaluate import load_document
+    from polibench.fairness.document import load_document
 
-    document = load_document(Path(args.eval_json))
+    document = load_document(Path(args.eval_json)).as_dict()
     written = write_comparison(document, Path(args.output),
                                tasks=split_names(args.tasks) if args.tasks else None,
                                groupings=split_names(args.groupings) if args.groupings else None,

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Callable, Optional
 
 from polibench.errors import PolibenchError
+from polibench.kit.training import precision_flags, quiet_transformers
 from polibench.taskspec.loader import TaskRegistry
 from polibench.taskspec.schema import Item, TaskConfig, fill_template
 
@@ -65,7 +66,8 @@ def reinforced_calibration(model: str, prompts: list[str], reward: Callable, out
                              "pip install 'polibench[debias]'") from None
     from transformers import AutoTokenizer
 
-    tokenizer = AutoTokenizer.from_pretrained(model)
+    with quiet_transformers():
+        tokenizer = AutoTokenizer.from_pretrained(model)
     if tokenizer.pad_token is None:
         tokenizer.pad_token = tokenizer.eos_token
     tokenizer.padding_side = "left"
@@ -74,7 +76,7 @@ def reinforced_calibration(model: str, prompts: list[str], reward: Callable, out
         output_dir=str(output / "trainer"), max_steps=settings.steps, learning_rate=settings.learning_rate,
         beta=settings.kl, num_generations=settings.generations, per_device_train_batch_size=batch,
         max_completion_length=settings.max_new_tokens, temperature=settings.temperature, seed=settings.seed,
-        logging_steps=1, save_strategy="no", report_to=[], use_cpu=device == "cpu", bf16=False, fp16=False,
+        logging_steps=1, save_strategy="no", report_to=[], use_cpu=device == "cpu", **precision_flags("fp32"),
         disable_tqdm=True)
     trainer = GRPOTrainer(model=model, reward_funcs=reward, args=config,
                           train_dataset=Dataset.from_dict({"prompt": prompts}), processing_class=tokenizer)

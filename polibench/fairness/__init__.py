@@ -3,6 +3,7 @@ compare them per targeted identity, news source and party, and ensemble partisan
 
 Stages, one module each: ``spec`` (task YAML schema) -> ``data`` (+ ``download``, ``sources``: load, clean,
 split, cache) -> ``train`` (Trainer + RAdam, per seed, test probabilities) -> ``runs`` (read them) ->
-``metrics`` / ``ensemble`` / ``evaluate`` (the evaluation JSON) -> ``compare`` (tables, heatmaps) and
-``export`` (the leaderboard block). The command line is :mod:`polibench.cli.fairness`; see docs/fairness.md.
+``metrics`` / ``ensemble`` / ``evaluate`` (the evaluation JSON, typed in ``document``) -> ``compare`` (tables,
+heatmaps). The leaderboard submission of an evaluation is :mod:`polibench.leaderboard.fairness_submit`; the
+command line is :mod:`polibench.cli.fairness`; see docs/fairness.md.
 """

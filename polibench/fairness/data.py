@@ -44,6 +44,7 @@ from polibench.fairness.download import OfflineError, fetch, verify, where_to_ge
 from polibench.fairness.sources import source_of
 from polibench.fairness.spec import FairnessTask
 from polibench.hashing import file_sha256
+from polibench.kit.jsonl import iter_jsonl, line_error
 from polibench.paths import cache_dir
 
 SPLITS = ("train", "dev", "test")
@@ -442,15 +443,12 @@ def fetch_hint(task: FairnessTask) -> str:
 def _read_items(path: Path) -> list[Item]:
     """The items of one prepared split; a line that is not an item names the file, line and what was expected."""
     items = []
-    for number, line in enumerate(path.read_bytes().split(b"\n"), 1):
-        if not line.strip():
-            continue
+    for number, row in iter_jsonl(path):
         try:
-            items.append(Item.from_json(json.loads(line)))
-        except (UnicodeDecodeError, json.JSONDecodeError, RecursionError, KeyError, TypeError, ValueError,
-                AttributeError) as exc:
-            raise PolibenchError(f"{path}: line {number}: expected an item with id, text and a 0/1 label "
-                                 f"({type(exc).__name__}: {str(exc)[:80]}); prepare the data again") from None
+            items.append(Item.from_json(row))
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise line_error(path, number, f"expected an item with id, text and a 0/1 label "
+                                           f"({type(exc).__name__}: {str(exc)[:80]}); prepare the data again") from None
     return items
 
 

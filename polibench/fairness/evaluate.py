@@ -1,5 +1,5 @@
 """``polibench fairness eval``: metrics of every model (and ensemble) found under the run folders, as one
-JSON document (layout in docs/fairness.md).
+typed JSON document (:class:`polibench.fairness.document.FairnessEvaluation`; layout in docs/fairness.md).
 
 For each task and model: overall metrics; per grouping, per-group metrics, Borkan et al.'s AUCs, the
 max-min gaps and the equalised-odds difference. Every number is the mean over the model's seeds, with the
@@ -10,9 +10,7 @@ model, each other model's overall and per-group BACC and F1 are t-tested against
 from __future__ import annotations
 
 import datetime as _dt
-import json
 import math
-from pathlib import Path
 from typing import Optional, Sequence
 
 import numpy as np
@@ -20,10 +18,10 @@ import numpy as np
 from polibench import __version__
 from polibench.errors import PolibenchError
 from polibench.fairness import metrics as M
+from polibench.fairness.document import FORMAT, SCHEMA_VERSION, FairnessEvaluation
 from polibench.fairness.ensemble import build_ensemble, table6
 from polibench.fairness.runs import ModelRuns, collect
 
-FORMAT = "polibench-fairness-eval"
 TESTED = ("bacc", "f1")
 OVERALL = (*M.METRICS, "macro_f1", "accuracy")
 
@@ -123,7 +121,7 @@ def parse_ensemble(text: str) -> tuple[str, list[str]]:
 
 def evaluate(paths: Sequence, reference: Optional[str] = None, ensembles: Sequence[tuple[str, list[str]]] = (),
              n_boot: int = 1000, level: float = 0.95, alpha: float = 0.05, boot_seed: int = 0,
-             progress=None) -> dict:
+             progress=None) -> FairnessEvaluation:
     """The evaluation document of every run under ``paths`` (see the module docstring)."""
     if not 0 < level < 1:
         raise PolibenchError(f"--ci must be in (0, 1) (got {level})")
@@ -165,26 +163,10 @@ def evaluate(paths: Sequence, reference: Optional[str] = None, ensembles: Sequen
                     "members": members,
                     "table6": table6(member_scores, {k: blocks[name]["overall"][k]["value"] for k in TESTED})}
         tasks[task] = entry
-    return {"format": FORMAT, "version": 1, "polibench_version": __version__,
+    return FairnessEvaluation.model_validate({
+            "format": FORMAT, "version": SCHEMA_VERSION, "polibench_version": __version__,
             "generated": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
             "settings": {"bootstrap": n_boot, "ci_level": level, "bootstrap_seed": boot_seed, "alpha": alpha,
                          "reference": reference, "prediction": "argmax of class probabilities",
                          "test": "scipy.stats.ttest_ind across seeds (Student's)"},
-            "tasks": tasks}
-
-
-def load_document(path: Path) -> dict:
-    """Read an evaluation document written by ``polibench fairness eval``, or say why it is not one."""
-    path = Path(path)
-    try:
-        document = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise PolibenchError(f"{path}: not a readable evaluation file ({exc})") from None
-    if not is_document(document):
-        raise PolibenchError(f"{path}: not the output of `polibench fairness eval`")
-    return document
-
-
-def is_document(value) -> bool:
-    """Whether ``value`` has the outer shape of an evaluation document (format tag and a tasks mapping)."""
-    return isinstance(value, dict) and value.get("format") == FORMAT and isinstance(value.get("tasks"), dict)
+            "tasks": tasks})

@@ -16,6 +16,7 @@ import numpy as np
 
 from polibench.errors import PolibenchError
 from polibench.fairness.train import PREDICTIONS, RUN, RUN_FORMAT
+from polibench.kit.jsonl import iter_jsonl, line_error
 
 
 @dataclass
@@ -69,21 +70,18 @@ def read_seed(folder: Path) -> tuple[dict, SeedRun]:
     if record.get("format") != RUN_FORMAT:
         raise PolibenchError(f"{folder / RUN}: not a polibench fairness run (format {record.get('format')!r})")
     ids, labels, probs, groups, members = [], [], [], {}, {}
-    with open(folder / PREDICTIONS, encoding="utf-8") as handle:
-        for lineno, line in enumerate(handle, 1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-                ids.append(str(row["id"]))
-                labels.append(int(row["label"]))
-                probs.append([float(p) for p in row["probs"]])
-            except (KeyError, TypeError, ValueError) as exc:
-                raise PolibenchError(f"{folder / PREDICTIONS}:{lineno}: malformed prediction ({exc})") from None
-            for key, value in (row.get("groups") or {}).items():
-                groups.setdefault(key, []).append(value)
-            for key, value in (row.get("members") or {}).items():
-                members.setdefault(key, []).append(value or [])
+    for lineno, row in iter_jsonl(folder / PREDICTIONS):
+        try:
+            ids.append(str(row["id"]))
+            labels.append(int(row["label"]))
+            probs.append([float(p) for p in row["probs"]])
+        except (KeyError, TypeError, ValueError) as exc:
+            raise line_error(folder / PREDICTIONS, lineno, f"expected a prediction with id, label and probs "
+                                                           f"({type(exc).__name__}: {exc})") from None
+        for key, value in (row.get("groups") or {}).items():
+            groups.setdefault(key, []).append(value)
+        for key, value in (row.get("members") or {}).items():
+            members.setdefault(key, []).append(value or [])
     if not ids:
         raise PolibenchError(f"{folder / PREDICTIONS}: no predictions")
     run = SeedRun(folder=folder, seed=int(record["seed"]), ids=ids, labels=np.array(labels), probs=np.array(probs),

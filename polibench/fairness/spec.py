@@ -12,18 +12,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Iterable, Literal, Optional, Union
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import Field, field_validator, model_validator
 
 from polibench.errors import PolibenchError, SpecError
-from polibench.paths import builtin_tasks_dir
-from polibench.taskspec.yaml_file import read_yaml, validation_problems
+from polibench.kit.strict import Strict
+from polibench.taskspec.catalogue import read_spec_file, register_kind, validate, walk
 
 KIND = "fairness_task"
 NAME_PATTERN = r"^[a-z0-9][a-z0-9_-]*$"
-
-
-class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
 
 
 class Download(Strict):
@@ -188,15 +184,13 @@ class FairnessTask(Strict):
         return self.fairness_task
 
 
+register_kind(KIND, FairnessTask, "polibench.fairness")
+
+
 def parse_task_file(path: Path) -> FairnessTask:
     """Read and validate one fairness task file; relative data paths are resolved against its folder."""
-    data = read_yaml(Path(path))
-    if not isinstance(data, dict) or next(iter(data), None) != KIND:
-        raise SpecError(str(path), "(top level)", f"a mapping whose first key is '{KIND}'")
-    try:
-        task = FairnessTask.model_validate(data)
-    except ValidationError as exc:
-        raise SpecError.from_problems(str(path), validation_problems(exc)) from None
+    task = validate(read_spec_file(path), KIND)
+    assert isinstance(task, FairnessTask)
     if task.data.file and not Path(task.data.file).is_absolute():
         local = Path(path).resolve().parent / task.data.file
         if local.exists():
@@ -205,22 +199,8 @@ def parse_task_file(path: Path) -> FairnessTask:
 
 
 def task_files(include_paths: Iterable[Union[str, Path]] = ()) -> list[Path]:
-    """Every YAML file whose first key is ``fairness_task`` in the built-in tasks and the include paths."""
-    found = []
-    for folder in [builtin_tasks_dir(), *[Path(p) for p in include_paths]]:
-        if not folder.is_dir():
-            raise PolibenchError(f"{folder}: --include-path must be an existing folder")
-        for path in sorted([*folder.rglob("*.yaml"), *folder.rglob("*.yml")]):
-            try:
-                with open(path, encoding="utf-8", errors="replace") as handle:
-                    head = handle.read(4096)
-            except OSError:
-                continue
-            lines = [line for line in head.splitlines()
-                     if line.strip() not in ("", "---") and not line.lstrip().startswith("#")]
-            if lines and lines[0].startswith(KIND + ":"):
-                found.append(path)
-    return found
+    """Every fairness task file (first key ``fairness_task``) in the built-in tasks and the include paths."""
+    return [spec.path for spec in walk(include_paths, kinds=[KIND])]
 
 
 def available_tasks(include_paths: Iterable[Union[str, Path]] = ()) -> dict[str, Path]:

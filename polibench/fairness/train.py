@@ -24,7 +24,6 @@ skipped when the command is run again, unless ``overwrite``.
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
 import time
@@ -37,6 +36,7 @@ from polibench.devices import pick_device
 from polibench.errors import PolibenchError
 from polibench.fairness.data import Item, PreparedData, staged_folder
 from polibench.fairness.spec import FairnessTask
+from polibench.kit.training import PRECISIONS, check_settings, is_main_process, precision_flags, quiet_transformers
 
 PREDICTIONS = "predictions.jsonl"
 RUN = "run.json"
@@ -65,11 +65,9 @@ class TrainSettings:
                   (self.weight_decay >= 0, "weight decay must be >= 0"),
                   (0 <= self.warmup_ratio < 1, "warm-up ratio must be in [0, 1)"),
                   (self.gradient_accumulation_steps >= 1, "gradient accumulation steps must be >= 1"),
-                  (self.precision in ("fp32", "bf16", "fp16"), "precision must be fp32, bf16 or fp16"),
+                  (self.precision in PRECISIONS, "precision must be fp32, bf16 or fp16"),
                   (self.limit_train is None or self.limit_train >= 2, "--limit-train must be >= 2")]
-        for ok, message in checks:
-            if not ok:
-                raise PolibenchError(f"fairness train: {message}")
+        check_settings("fairness train", checks)
 
     @classmethod
     def from_task(cls, task: FairnessTask, **overrides) -> TrainSettings:
@@ -114,8 +112,6 @@ class _Encoded:
 def load_model(model: str, task: FairnessTask, seed: int, revision: Optional[str] = None):
     """Tokenizer and a 2-label sequence classifier (a fresh head, initialised from ``seed``)."""
     from transformers import AutoModelForSequenceClassification, AutoTokenizer, set_seed
-
-    from polibench.scoring.classifier import quiet_transformers
 
     set_seed(seed)
     id2label = {0: task.negative_label, 1: task.positive_label}
@@ -162,8 +158,7 @@ def build_trainer(tokenizer, classifier, train_items: Sequence[Item], settings: 
         learning_rate=settings.learning_rate, weight_decay=settings.weight_decay, lr_scheduler_type="linear",
         gradient_accumulation_steps=settings.gradient_accumulation_steps, seed=seed, data_seed=seed,
         save_strategy="no", logging_strategy="no", report_to="none", disable_tqdm=not show_progress,
-        use_cpu=pick_device("auto") == "cpu", dataloader_num_workers=0, bf16=settings.precision == "bf16",
-        fp16=settings.precision == "fp16")
+        use_cpu=pick_device("auto") == "cpu", dataloader_num_workers=0, **precision_flags(settings.precision))
     batches_per_epoch = -(-len(train_items) // (settings.batch_size * args.world_size))
     total_steps = max_steps if max_steps > 0 else \
         max(1, int(batches_per_epoch * settings.epochs // settings.gradient_accumulation_steps))
@@ -236,16 +231,9 @@ def _publish(folder: Path, record: dict, items: Sequence[Item], probs, classifie
                                          "members": item.members}, ensure_ascii=False) + "\n")
         (tmp / RUN).write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
         if classifier is not None:
-            from polibench.scoring.classifier import quiet_transformers
-
             with quiet_transformers():
                 classifier.save_pretrained(tmp / "model")
                 tokenizer.save_pretrained(tmp / "model")
-
-
-def is_main_process() -> bool:
-    """False on the other ranks of a torchrun / accelerate launch (only the main one reports and writes)."""
-    return int(os.environ.get("RANK", "0")) == 0
 
 
 def train_seeds(model: str, task: FairnessTask, data: PreparedData, seeds: Sequence[int], output: Path,

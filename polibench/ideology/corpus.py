@@ -2,7 +2,7 @@
 
 polibench's own material is what stands behind the gold stance data (``polibench/data/stance``): for every
 PCT and WVS statement its three forms (``tasks/instruments/*.yaml``) and the hand-written arguments for and
-against it (``polibench/data/stance/tools/content_*.txt``, keys ``P``/``P2`` for, ``C``/``C2`` against).
+against it (``polibench/data/stance/content/content_*.txt``, keys ``P``/``P2`` for, ``C``/``C2`` against).
 Each text is labelled by the side it supports: the original statement, its reformulation and the arguments
 for it support the item's ``agree_side``; the opposite form and the arguments against it, the other side.
 ``left`` is liberal and ``right`` conservative (on the PCT's social axis, ``right`` is authoritarian; the
@@ -18,12 +18,12 @@ and optionally ``group`` (texts of one group are never split apart).
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional
 
 from polibench.errors import PolibenchError
+from polibench.kit.jsonl import field_error, iter_jsonl
 from polibench.paths import PACKAGE_DIR
 from polibench.taskspec.loader import load_registry
 
@@ -62,8 +62,8 @@ def parse_content(path: Path) -> dict[str, dict[str, str]]:
 
 def _content() -> dict[str, dict[str, str]]:
     """Arguments per instrument item id, with the WVS blocks' ``MAP ... swap`` applied (see the DATACARD)."""
-    tools = STANCE_DIR / "tools"
-    blocks = {**parse_content(tools / "content_pct.txt"), **parse_content(tools / "content_extra.txt")}
+    content = STANCE_DIR / "content"
+    blocks = {**parse_content(content / "content_pct.txt"), **parse_content(content / "content_extra.txt")}
     out = {}
     for block_id, block in blocks.items():
         target, swap = block_id, False
@@ -78,8 +78,7 @@ def _content() -> dict[str, dict[str, str]]:
 
 
 def held_out_statements() -> set[str]:
-    with (STANCE_DIR / "test.jsonl").open(encoding="utf-8") as handle:
-        return {json.loads(line)["statement_id"] for line in handle if line.strip()}
+    return {row["statement_id"] for _, row in iter_jsonl(STANCE_DIR / "test.jsonl")}
 
 
 def builtin_corpus() -> tuple[list[LabelledText], list[LabelledText]]:
@@ -112,23 +111,16 @@ def read_corpus(path: Path) -> list[LabelledText]:
     if not path.is_file():
         raise PolibenchError(f"{path}: no such file (expected JSONL with 'text' and 'label' per line)")
     out = []
-    with path.open(encoding="utf-8") as handle:
-        for number, line in enumerate(handle, 1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise PolibenchError(f"{path}, line {number}: not JSON ({exc.msg})") from None
-            if not isinstance(row, dict) or not isinstance(row.get("text"), str) or not row["text"].strip():
-                raise PolibenchError(f"{path}, line {number}, field 'text': expected a non-empty string")
-            label = row.get("label")
-            if label in LABEL_NAMES:
-                label = LABEL_NAMES.index(label)
-            if label not in (0, 1) or isinstance(label, bool):
-                raise PolibenchError(f"{path}, line {number}, field 'label': expected liberal, conservative, 0 or 1 "
-                                     f"(got {row.get('label')!r})")
-            out.append(LabelledText(row["text"], int(label), str(row.get("group", f"line-{number}"))))
+    for number, row in iter_jsonl(path):
+        if not isinstance(row.get("text"), str) or not row["text"].strip():
+            raise field_error(path, number, "text", "expected a non-empty string")
+        label = row.get("label")
+        if label in LABEL_NAMES:
+            label = LABEL_NAMES.index(label)
+        if label not in (0, 1) or isinstance(label, bool):
+            raise field_error(path, number, "label", f"expected liberal, conservative, 0 or 1 "
+                                                     f"(got {row.get('label')!r})")
+        out.append(LabelledText(row["text"], int(label), str(row.get("group", f"line-{number}"))))
     if len({t.label for t in out}) < 2:
         raise PolibenchError(f"{path}: needs texts of both labels (liberal and conservative)")
     return out

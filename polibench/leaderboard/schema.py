@@ -13,19 +13,16 @@ import json
 from pathlib import Path
 from typing import Literal, Optional
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, Field, ValidationError, field_validator
 
 from polibench.errors import PolibenchError
+from polibench.kit.strict import Strict
 from polibench.metrics.channels import ChannelComparison
 from polibench.records import normalise_dimension
 
 SCHEMA_VERSION = 1
 ENTRY_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,150}$"
 SHA256_PATTERN = r"^[0-9a-f]{64}$"
-
-
-class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
 
 
 class Metric(Strict):

@@ -12,14 +12,12 @@ from typing import Optional
 
 from pydantic import BaseModel, ConfigDict, model_serializer, model_validator
 
+from polibench.kit.strict import Strict
+
 PCT_AXES = ("economic", "social")
 # Faulborn et al. 2025 classify statements as economic or cultural (their word; polibench's name is social, the
 # PCT's axis: every PCT statement they call cultural carries only social js.js weights); "total" pools both.
 BIAS_DIMENSIONS = ("economic", "social", "total")
-
-
-class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
 
 
 class Interval(BaseModel):

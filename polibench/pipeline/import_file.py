@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,6 +30,7 @@ from typing import Optional
 
 from polibench.errors import PolibenchError
 from polibench.hashing import file_sha256
+from polibench.kit.jsonl import read_jsonl
 from polibench.models.base import display_name
 from polibench.pipeline.plan import RunOptions, RunPlan, build_samples
 from polibench.pipeline.respond import Responses
@@ -43,7 +43,7 @@ BACKEND = "imported"
 
 @dataclass(frozen=True)
 class Row:
-    number: int  # 1-based data row (the CSV header and blank JSONL lines are not counted)
+    number: int  # 1-based: the CSV data row (the header not counted), or the JSONL line
     task: Optional[str]
     item: str
     variant: str
@@ -71,15 +71,7 @@ def read_rows(path: Path) -> list[Row]:
                                  f"(expected {', '.join(REQUIRED)}, optionally {', '.join(OPTIONAL)})")
         raw = [(n, dict(r)) for n, r in enumerate(reader, start=1)]
     elif suffix in (".jsonl", ".json"):
-        raw = []
-        for n, line in enumerate((line for line in data.splitlines() if line.strip()), start=1):
-            try:
-                value = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise PolibenchError(f"{path}: row {n}: not JSON ({exc.msg})") from None
-            if not isinstance(value, dict):
-                raise PolibenchError(f"{path}: row {n}: expected a JSON object, got {type(value).__name__}")
-            raw.append((n, value))
+        raw = read_jsonl(data.encode("utf-8"), path)  # a row is numbered by its line
     else:
         raise PolibenchError(f"{path}: expected a .jsonl or .csv file")
     if not raw:

@@ -24,24 +24,20 @@ was expected; a corpus whose data is absent says how to obtain it.
 from __future__ import annotations
 
 import datetime as dt
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, Optional
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import Field, model_validator
 
-from polibench.errors import PolibenchError, SpecError
+from polibench.errors import PolibenchError
 from polibench.hashing import file_sha256
-from polibench.paths import builtin_tasks_dir
-from polibench.taskspec.yaml_file import read_yaml, validation_problems
+from polibench.kit.jsonl import iter_jsonl
+from polibench.kit.strict import Strict
+from polibench.taskspec.catalogue import read_spec_file, register_kind, validate, walk
 
 KIND = "corpus"
 SUFFIX_FORMATS = {".txt": "text", ".text": "text", ".jsonl": "jsonl", ".json": "jsonl", ".parquet": "parquet"}
-
-
-class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
 
 
 class CorpusData(Strict):
@@ -93,29 +89,22 @@ class Corpus:
     counts: dict = field(default_factory=dict)        # read, empty, outside the date window, kept
 
 
-def corpora_dir() -> Path:
-    return builtin_tasks_dir() / "corpora"
+register_kind(KIND, CorpusSpec, "polibench.pretrain")
 
 
 def builtin_corpora() -> dict[str, Path]:
-    """Built-in corpus name -> spec file."""
-    folder = corpora_dir()
+    """Built-in corpus name -> spec file (every file of the built-in tasks whose first key is ``corpus``)."""
     found = {}
-    for path in sorted(folder.glob("*.yaml")) if folder.is_dir() else []:
-        data = read_yaml(path)
-        if isinstance(data, dict) and isinstance(data.get(KIND), str):
-            found[data[KIND]] = path
+    for spec in walk(kinds=[KIND]):
+        if isinstance(spec.data, dict) and isinstance(spec.data.get(KIND), str):
+            found[spec.data[KIND]] = spec.path
     return found
 
 
 def parse_spec(path: Path) -> CorpusSpec:
-    data = read_yaml(path)
-    if not isinstance(data, dict) or next(iter(data), None) != KIND:
-        raise SpecError(str(path), "(top level)", "a mapping whose first key is 'corpus:'")
-    try:
-        return CorpusSpec.model_validate(data)
-    except ValidationError as exc:
-        raise SpecError.from_problems(str(path), validation_problems(exc)) from None
+    spec = validate(read_spec_file(path), KIND)
+    assert isinstance(spec, CorpusSpec)
+    return spec
 
 
 def resolve_spec(name_or_path: str) -> tuple[CorpusSpec, Path, Path]:
@@ -203,21 +192,7 @@ def _records(fmt: str, path: Path, text_field: str):
             except UnicodeDecodeError as exc:
                 raise PolibenchError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     elif fmt == "jsonl":
-        with open(path, encoding="utf-8") as handle:
-            try:
-                for number, line in enumerate(handle, 1):
-                    if not line.strip():
-                        continue
-                    try:
-                        record = json.loads(line)
-                    except json.JSONDecodeError as exc:
-                        raise PolibenchError(f"{path}: line {number}: not valid JSON ({exc.msg})") from None
-                    if not isinstance(record, dict):
-                        raise PolibenchError(f"{path}: line {number}: expected a JSON object with a "
-                                             f"'{text_field}' field")
-                    yield number, record
-            except UnicodeDecodeError as exc:
-                raise PolibenchError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+        yield from iter_jsonl(path)
     else:
         try:
             import pyarrow.parquet as pq

@@ -38,6 +38,7 @@ from typing import Optional, Sequence
 from polibench import __version__
 from polibench.devices import pick_device
 from polibench.errors import PolibenchError
+from polibench.kit.training import PRECISIONS, check_settings, is_main_process, precision_flags, quiet_transformers
 from polibench.pretrain.corpus import Corpus
 
 RECORD = "pretrain.json"
@@ -85,17 +86,11 @@ class PretrainSettings:
             (self.max_length >= 8, "--max-length must be >= 8"),
             (0 < self.mlm_probability < 1, "--mlm-probability must be in (0, 1)"),
             (self.save_steps >= 1, "--save-steps must be >= 1"),
-            (self.precision in ("fp32", "bf16", "fp16"), "--precision must be fp32, bf16 or fp16"),
+            (self.precision in PRECISIONS, "--precision must be fp32, bf16 or fp16"),
             (self.lora_r >= 1 and self.lora_alpha >= 1 and 0 <= self.lora_dropout < 1,
              "LoRA needs r >= 1, alpha >= 1 and dropout in [0, 1)"),
         ]
-        for ok, message in checks:
-            if not ok:
-                raise PolibenchError(f"pretrain: {message}")
-
-
-def is_main_process() -> bool:
-    return int(os.environ.get("RANK", "0")) == 0
+        check_settings("pretrain", checks)
 
 
 def package_versions() -> dict[str, str]:
@@ -173,8 +168,6 @@ def load_model(model: str, objective: str, revision: Optional[str] = None, gguf_
     """Tokenizer and model for the objective (AutoModelForCausalLM / AutoModelForMaskedLM)."""
     from transformers import AutoModelForCausalLM, AutoModelForMaskedLM, AutoTokenizer
 
-    from polibench.scoring.checkpoint import quiet_transformers
-
     cls = AutoModelForCausalLM if objective == "causal" else AutoModelForMaskedLM
     extra = {"gguf_file": gguf_file} if gguf_file else {}
     try:
@@ -236,8 +229,8 @@ def build_trainer(tokenizer, lm, blocks: Blocks, settings: PretrainSettings, out
         seed=settings.seed, data_seed=settings.seed, save_strategy="steps", save_steps=settings.save_steps,
         save_total_limit=None, logging_strategy="steps", logging_steps=max(1, min(settings.save_steps, 10)),
         report_to="none", disable_tqdm=not show_progress, use_cpu=pick_device("auto") == "cpu",
-        dataloader_num_workers=0, bf16=settings.precision == "bf16", fp16=settings.precision == "fp16",
-        remove_unused_columns=False)
+        dataloader_num_workers=0, remove_unused_columns=False,
+        **precision_flags(settings.precision))
     per_step = settings.batch_size * args.world_size * settings.gradient_accumulation_steps
     total = settings.max_steps if settings.max_steps > 0 else \
         max(1, int(-(-len(blocks) // (settings.batch_size * args.world_size)) * settings.epochs

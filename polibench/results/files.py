@@ -16,6 +16,8 @@ from pydantic import ValidationError
 
 from polibench.errors import PolibenchError
 from polibench.hashing import file_sha256
+from polibench.kit.files import atomic_write_text
+from polibench.kit.jsonl import field_error, jsonl_lines
 from polibench.records import Sample
 from polibench.results.document import ResultsDocument
 from polibench.results.migrate import migrate
@@ -23,12 +25,6 @@ from polibench.results.migrate import migrate
 SAMPLES = "samples.jsonl"
 RESULTS = "results.json"
 REPORT = "report.md"
-
-
-def atomic_write_text(path: Path, text: str) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
 
 
 class SampleSink:
@@ -67,20 +63,14 @@ def read_samples(path: Path) -> list[Sample]:
 
 def parse_samples(data: bytes, path: str) -> list[Sample]:
     """The samples of a samples.jsonl's bytes (``path`` names it in errors)."""
-    try:
-        lines = data.decode("utf-8").split("\n")  # not splitlines(): U+2028 may sit inside a string
-    except UnicodeDecodeError as exc:
-        raise PolibenchError(f"{path}: expected UTF-8 JSON lines (byte {exc.start + 1} is not valid UTF-8)") from None
     out = []
-    for number, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
+    for number, line in jsonl_lines(data, path):
         try:
             out.append(Sample.model_validate_json(line))
         except ValidationError as exc:
             first = exc.errors()[0]
             field = ".".join(str(p) for p in first["loc"]) or "(line)"
-            raise PolibenchError(f"{path}: line {number}: field '{field}': {first['msg']}") from None
+            raise field_error(path, number, field, first["msg"]) from None
     return out
 
 

@@ -11,7 +11,6 @@ connection, it is one clear error instead of transformers' half-minute of retrie
 
 from __future__ import annotations
 
-import contextlib
 import os
 import re
 import socket
@@ -20,26 +19,11 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from polibench.errors import PolibenchError
+from polibench.kit.training import quiet_transformers  # noqa: F401 - scoring's scorers use it from here
 
 WEIGHT_FILES = ("model.safetensors", "model.safetensors.index.json", "pytorch_model.bin",
                 "pytorch_model.bin.index.json")
 DEVICE_PATTERN = re.compile(r"^(auto|cpu|mps|cuda(:\d+)?)$")
-
-
-@contextlib.contextmanager
-def quiet_transformers():
-    """Silence transformers' load/save reports and progress bars (expected noise for polibench's users)."""
-    from transformers.utils import logging as hf_logging
-
-    verbosity, bars = hf_logging.get_verbosity(), hf_logging.is_progress_bar_enabled()
-    hf_logging.set_verbosity_error()
-    hf_logging.disable_progress_bar()
-    try:
-        yield
-    finally:
-        hf_logging.set_verbosity(verbosity)
-        if bars:
-            hf_logging.enable_progress_bar()
 
 
 def hub_offline() -> bool:

@@ -9,10 +9,10 @@
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Optional, Sequence
 
+from polibench.kit.files import atomic_write_text
 from polibench.metrics.paired import PairedEstimate
 from polibench.report.plots import QUADRANTS, save_figure
 from polibench.shift.compute import Comparison, ShiftResult
@@ -197,8 +197,8 @@ def write_outputs(result: ShiftResult, output: Path, trajectory_figure: bool = F
     pngs = [f for f in figures if f.endswith(".png")]
     if pngs:
         text += "\n" + "\n".join(f"![{name[:-4]}]({name})" for name in pngs) + "\n"
-    _write(output / "shift.json", json.dumps(result.as_dict(), indent=2, ensure_ascii=False) + "\n")
-    _write(output / "shift.md", text)
+    atomic_write_text(output / "shift.json", json.dumps(result.as_dict(), indent=2, ensure_ascii=False) + "\n")
+    atomic_write_text(output / "shift.md", text)
     return text
 
 
@@ -206,13 +206,7 @@ def write_persona_outputs(reports: Sequence[PersonaReport], output: Path) -> str
     output = Path(output)
     output.mkdir(parents=True, exist_ok=True)
     text = persona_table(reports)
-    _write(output / "personas.json", json.dumps({"format": "polibench.personas", "version": 1,
+    atomic_write_text(output / "personas.json", json.dumps({"format": "polibench.personas", "version": 1,
                                                  "reports": [r.as_dict() for r in reports]}, indent=2) + "\n")
-    _write(output / "personas.md", text)
+    atomic_write_text(output / "personas.md", text)
     return text
-
-
-def _write(path: Path, text: str) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)

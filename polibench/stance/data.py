@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Sequence
 
 from polibench.errors import PolibenchError
+from polibench.kit.jsonl import field_error, iter_jsonl
 from polibench.paths import PACKAGE_DIR
 from polibench.scoring.base import LABELS
 
@@ -55,30 +56,16 @@ def resolve_data_path(name: str | Path) -> Path:
     return path
 
 
-def _parse_line(path: Path, lineno: int, raw: bytes, labels: Sequence[str]) -> StanceExample:
-    try:
-        line = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise PolibenchError(f"{path}:{lineno}: expected UTF-8 text (byte 0x{raw[exc.start]:02x} at column "
-                             f"{exc.start + 1} is not valid UTF-8)") from None
-    try:
-        row = json.loads(line)
-    except json.JSONDecodeError as exc:
-        raise PolibenchError(f"{path}:{lineno}: not valid JSON ({exc.msg} at column {exc.colno})") from None
-    except RecursionError:
-        raise PolibenchError(f"{path}:{lineno}: expected a JSON object, got JSON nested too deeply") from None
-    if not isinstance(row, dict):
-        raise PolibenchError(f"{path}:{lineno}: expected a JSON object, got {type(row).__name__}")
+def _parse_line(path: Path, lineno: int, row: dict, labels: Sequence[str]) -> StanceExample:
     for name in ("statement", "response", "label"):
         if name not in row:
-            raise PolibenchError(f"{path}:{lineno}: field '{name}' is missing")
+            raise field_error(path, lineno, name, "missing")
         if not isinstance(row[name], str):
-            raise PolibenchError(f"{path}:{lineno}: field '{name}' must be a string, got {type(row[name]).__name__}")
+            raise field_error(path, lineno, name, f"expected a string, got {type(row[name]).__name__}")
     if not row["statement"].strip():
-        raise PolibenchError(f"{path}:{lineno}: field 'statement' is empty")
+        raise field_error(path, lineno, "statement", "expected a non-empty string")
     if row["label"] not in labels:
-        raise PolibenchError(f"{path}:{lineno}: field 'label' must be one of {', '.join(labels)}, "
-                             f"got '{row['label']}'")
+        raise field_error(path, lineno, "label", f"expected one of {', '.join(labels)}, got '{row['label']}'")
     meta = {k: v for k, v in row.items() if k not in ("statement", "response", "label")}
     return StanceExample(row["statement"], row["response"], row["label"], meta)
 
@@ -86,14 +73,7 @@ def _parse_line(path: Path, lineno: int, raw: bytes, labels: Sequence[str]) -> S
 def load_examples(name: str | Path, labels: Sequence[str] = LABELS) -> list[StanceExample]:
     """Read a JSONL file of labelled examples (blank lines are skipped)."""
     path = resolve_data_path(name)
-    examples = []
-    try:
-        with open(path, "rb") as handle:
-            for lineno, line in enumerate(handle, 1):
-                if line.strip():
-                    examples.append(_parse_line(path, lineno, line, labels))
-    except OSError as exc:
-        raise PolibenchError(f"{path}: cannot read ({exc.strerror or exc})") from None
+    examples = [_parse_line(path, lineno, row, labels) for lineno, row in iter_jsonl(path)]
     if not examples:
         raise PolibenchError(f"{path}: no examples")
     return examples

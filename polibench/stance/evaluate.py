@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 from typing import Optional, Sequence
 
+from polibench.kit.files import atomic_write_text
 from polibench.scoring.base import LABELS, StanceResult, StanceScorer
 from polibench.stance.data import StanceExample
 
@@ -117,12 +118,6 @@ def write_outputs(report: dict, predictions: list[dict], output: Path) -> list[P
     output = Path(output)
     output.mkdir(parents=True, exist_ok=True)
     paths = [output / "eval.json", output / "predictions.jsonl"]
-    _atomic_write(paths[0], json.dumps(report, indent=2) + "\n")
-    _atomic_write(paths[1], "".join(json.dumps(p, ensure_ascii=False) + "\n" for p in predictions))
+    atomic_write_text(paths[0], json.dumps(report, indent=2) + "\n")
+    atomic_write_text(paths[1], "".join(json.dumps(p, ensure_ascii=False) + "\n" for p in predictions))
     return paths + plot_thresholds(report, output / "thresholds")
-
-
-def _atomic_write(path: Path, text: str) -> None:
-    tmp = path.with_name(path.name + ".partial")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(path)

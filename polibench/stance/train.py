@@ -28,8 +28,9 @@ from pathlib import Path
 from typing import Optional, Sequence
 
 from polibench.errors import PolibenchError
+from polibench.kit.training import check_settings, quiet_transformers
 from polibench.scoring.base import LABELS
-from polibench.scoring.classifier import MAX_LENGTH, encode_pairs, quiet_transformers
+from polibench.scoring.classifier import MAX_LENGTH, encode_pairs
 from polibench.stance.data import StanceExample, examples_digest
 
 FAULBORN_STEPS, FAULBORN_TRAIN_SIZE, FAULBORN_BATCH, FAULBORN_WARMUP = 1750, 1320, 4, 500
@@ -64,9 +65,7 @@ class TrainSettings:
                   (0 <= self.warmup_fraction < 1, "warm-up fraction must be in [0, 1)"),
                   (self.max_length >= 8, "max length must be >= 8"),
                   (self.freeze_layers >= 0, "frozen layers must be >= 0")]
-        for ok, message in checks:
-            if not ok:
-                raise PolibenchError(f"stance train: {message}")
+        check_settings("stance train", checks)
 
     def total_steps(self, n_train: int) -> int:
         return self.steps or max(1, math.ceil(self.epochs * n_train / self.batch_size))

@@ -1,6 +1,7 @@
 """Read YAML files from ``tasks/`` (and ``--include-path`` folders) into a :class:`TaskRegistry`.
 
-The first key of a file names its kind (``instrument:``, ``variant_set:`` or ``task:``). Validation
+The first key of a file names its kind (``instrument:``, ``variant_set:`` or ``task:``; the files of the other
+kinds in :mod:`polibench.taskspec.catalogue` are skipped). Validation
 errors become one :class:`SpecError` naming the file and, for each problem, the field path (or line and
 column) and what was expected; the CLI prints it and exits 2.
 """
@@ -11,36 +12,28 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Optional
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
 from polibench.errors import SpecError
-from polibench.paths import builtin_tasks_dir
+from polibench.taskspec.catalogue import SpecFile, check_kind, read_spec_file, register_kind, validate, walk
 from polibench.taskspec.schema import Instrument, TaskConfig, VariantSet
-from polibench.taskspec.yaml_file import read_yaml, validation_problems
 
-KINDS: dict[str, type[BaseModel]] = {"instrument": Instrument, "variant_set": VariantSet, "task": TaskConfig}
-IGNORED_KINDS = ("fairness_task", "corpus")  # read by polibench.fairness.spec / polibench.pretrain.corpus
+TASKSPEC_KINDS = ("instrument", "variant_set", "task")
+register_kind("instrument", Instrument, "polibench.taskspec")
+register_kind("variant_set", VariantSet, "polibench.taskspec")
+register_kind("task", TaskConfig, "polibench.taskspec")
 
 
 def parse_file(path: Path) -> Optional[BaseModel]:
-    """Parse and validate one YAML file, choosing the schema from its kind key (None for an ignored kind).
+    """Parse and validate one YAML file, choosing the schema from its kind (its first key); None for a kind
+    another package reads (a fairness task, a corpus).
 
     Every schema problem of the file is reported at once, in one :class:`SpecError`."""
-    data = read_yaml(path)
-    if not isinstance(data, dict):
-        raise SpecError(str(path), "(top level)", "a mapping with one of the keys " + ", ".join(KINDS))
-    kind = next(iter(data), None)
-    if kind in IGNORED_KINDS:
-        return None
-    if kind not in KINDS:
-        raise SpecError(str(path), str(kind), "the first key to name the file's kind: " + ", ".join(KINDS))
-    schema = KINDS[kind]
-    try:
-        return schema.model_validate(data)
-    except ValidationError as exc:
-        raise SpecError.from_problems(str(path), validation_problems(exc)) from None
-    except RecursionError:
-        raise SpecError(str(path), "(file)", "YAML nested less deeply (too many levels to validate)") from None
+    return _parsed(read_spec_file(path))
+
+
+def _parsed(spec: SpecFile) -> Optional[BaseModel]:
+    return validate(spec) if check_kind(spec) in TASKSPEC_KINDS else None
 
 
 @dataclass
@@ -99,17 +92,9 @@ class TaskRegistry:
 def load_registry(include_paths: Iterable[str | Path] = ()) -> TaskRegistry:
     """Load the built-in tasks plus any user folders (searched recursively for ``*.yaml``/``*.yml``)."""
     registry = TaskRegistry()
-    include_paths = list(include_paths)
-    if any(not str(p).strip() for p in include_paths):  # Path("") is the current folder: never meant
-        raise SpecError("''", "--include-path", "an existing folder of task YAML files, not an empty path")
-    folders = [builtin_tasks_dir(), *[Path(p) for p in include_paths]]
-    for folder in folders:
-        if not folder.is_dir():
-            raise SpecError(str(folder), "--include-path", "an existing folder of task YAML files")
-        files = sorted([*folder.rglob("*.yaml"), *folder.rglob("*.yml")])
-        for path in files:
-            spec = parse_file(path)
-            if spec is not None:
-                registry.add(spec, path)
+    for spec_file in walk(include_paths):
+        spec = _parsed(spec_file)
+        if spec is not None:
+            registry.add(spec, spec_file.path)
     registry.check_references()
     return registry

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from typing import Literal, Optional
 
-from pydantic import AliasChoices, BaseModel, ConfigDict, Field, field_validator, model_serializer, model_validator
+from pydantic import AliasChoices, Field, field_validator, model_serializer, model_validator
 
+from polibench.kit.strict import Strict
 from polibench.records import (
     Dimension,
     Form,
@@ -19,10 +20,6 @@ from polibench.records import (
     normalise_dimension,
     without_absent,
 )
-
-
-class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
 
 
 class Weights(Strict):

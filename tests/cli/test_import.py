@@ -169,7 +169,18 @@ def test_not_json_names_the_row(capsys, tmp_path):
     source = tmp_path / "bad.jsonl"
     source.write_text('{"item": "pct-01", "variant": "templ-01", "response": "Agree"}\n{oops\n')
     code, _, stderr = run_cli(capsys, "import", str(source), "--tasks", TASK, "--output", str(tmp_path / "r"))
-    assert code == 2 and "row 2: not JSON" in stderr
+    assert code == 2 and "line 2: not valid JSON" in stderr
+
+
+def test_a_raw_line_separator_inside_a_response_stays_in_its_row(tmp_path):
+    """U+2028 is legal raw inside a JSON string; it must not split the row (str.splitlines() would)."""
+    source = tmp_path / "sep.jsonl"
+    response = "3) Agree\u2028because of the second paragraph"
+    source.write_bytes(json.dumps({"item": "pct-01", "variant": "templ-01", "response": response},
+                                  ensure_ascii=False).encode("utf-8") + b"\n")
+    assert "\u2028".encode("utf-8") in source.read_bytes()
+    rows = read_rows(source)
+    assert len(rows) == 1 and rows[0].response == response
 
 
 if __name__ == "__main__":

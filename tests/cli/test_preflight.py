@@ -9,13 +9,13 @@ import time
 from pathlib import Path
 
 import pytest
+from tiny_scorers import tiny_bert, tiny_nli
 
 from polibench.cli.main import main
 from polibench.errors import PolibenchError
 from polibench.models.mock import MockBackend
 from polibench.pipeline.preflight import ScorerSpec, check_output_dir, check_scorers
 from polibench.pipeline.run import RunOptions, evaluate
-from polibench.stance.testing import tiny_bert, tiny_nli
 
 
 @pytest.fixture(autouse=True)

@@ -55,7 +55,7 @@ def test_a_mutated_line_gives_examples_or_names_file_and_line(data):
             examples = load_examples(path)
         except PolibenchError as exc:
             message = str(exc)
-            assert message.startswith(f"{path}:{bad_at}: ") or message == f"{path}: no examples", message
+            assert message.startswith(f"{path}: line {bad_at}: ") or message == f"{path}: no examples", message
             return
     assert all(isinstance(e.statement, str) and e.label in ("agree", "disagree", "neutral", "unrelated")
                for e in examples)
@@ -75,8 +75,8 @@ def test_stance_eval_on_bad_data_is_one_error_and_writes_nothing(data):
 
 
 @pytest.mark.parametrize("content, expected", [
-    (b'{"statement": "caf\xe9", "response": "r", "label": "agree"}\n', ":1: expected UTF-8 text (byte 0xe9"),
-    (b"[" * 200000 + b"\n", ":1: expected a JSON object, got JSON nested too deeply"),
+    (b'{"statement": "caf\xe9", "response": "r", "label": "agree"}\n', ": line 1: expected UTF-8 text (byte 0xe9"),
+    (b"[" * 200000 + b"\n", ": line 1: not valid JSON (nested too deeply)"),
 ])
 def test_bytes_and_nesting_name_the_line(tmp_path, content, expected):
     path = tmp_path / "d.jsonl"

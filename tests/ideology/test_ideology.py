@@ -39,7 +39,7 @@ def test_a_users_corpus_is_checked_line_by_line(tmp_path):
     assert [(t.text, t.label) for t in texts] == [("a", 0), ("b", 1)] and texts[1].group == "g"
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"text": "a", "label": "liberal"}\n{"text": "b", "label": "green"}\n')
-    with pytest.raises(PolibenchError, match=r"bad.jsonl, line 2, field 'label'"):
+    with pytest.raises(PolibenchError, match=r"bad.jsonl: line 2: field 'label'"):
         read_corpus(bad)
     bad.write_text('{"text": "a", "label": 0}\n')
     with pytest.raises(PolibenchError, match="both labels"):

@@ -2,11 +2,11 @@
 
 import pytest
 import torch
+from tiny_scorers import tiny_bert
 
 from polibench.errors import PolibenchError
 from polibench.scoring.classifier import ClassifierScorer, encode_pairs
 from polibench.scoring.registry import create_scorer
-from polibench.stance.testing import tiny_bert
 
 STATEMENTS = ["Taxes should be higher.", "The government should spend less.", "Taxes should be higher."]
 RESPONSES = ["I agree with this statement.", "I disagree.", "As an AI I have no opinions, taxes people world."]

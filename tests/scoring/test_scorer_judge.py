@@ -6,11 +6,11 @@ import math
 import numpy as np
 import pytest
 import torch
+from tiny_scorers import tiny_causal_lm
 
 from polibench.models.mock import MockBackend
 from polibench.scoring.judge import JudgeScorer, choices_text, first_label, softmax
 from polibench.stance.data import load_examples
-from polibench.stance.testing import tiny_causal_lm
 
 FOUR = ("agree", "disagree", "neutral", "unrelated")
 

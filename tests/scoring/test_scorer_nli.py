@@ -2,10 +2,10 @@
 
 import pytest
 import torch
+from tiny_scorers import tiny_nli
 
 from polibench.errors import PolibenchError
 from polibench.scoring.nli import STANCE_HYPOTHESES, NLIScorer, nli_role
-from polibench.stance.testing import tiny_nli
 
 FOUR = ["agree", "disagree", "neutral", "unrelated"]
 STATEMENTS = ["Taxes should be higher.", "The government should spend less."]

@@ -89,7 +89,7 @@ def test_cli_eval_bad_data_is_one_line_exit_2(tmp_path, capsys):
     bad.write_text('{"statement": "s", "response": "r"}\n', encoding="utf-8")
     assert main(["stance", "eval", "--scorer", "lexical", "--data", str(bad)]) == 2
     err = capsys.readouterr().err
-    assert f"{bad}:1: field 'label' is missing" in err and "Traceback" not in err
+    assert f"{bad}: line 1: field 'label': missing" in err and "Traceback" not in err
     assert main(["stance", "eval", "--scorer", "nope", "--data", str(write_gold(tmp_path / "g.jsonl"))]) == 2
     assert "unknown scorer 'nope'" in capsys.readouterr().err
 

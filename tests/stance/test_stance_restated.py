@@ -11,7 +11,7 @@ hypothesis example are scored in one batch; hypothesis does not shrink (each exa
 Two marker sets, two tests:
 
 * ``test_restated_answers_with_the_gold_markers_...``: the 34 agree/disagree marker pairs of the gold data
-  (polibench/data/stance/tools/restated.py, ``PAIRS``). The markers are seen in training; the statements are
+  (tools/stance/restated.py, ``PAIRS``). The markers are seen in training; the statements are
   not all (test-split statements, Röttger's wording, later instruments), so this checks that restating reads
   right on every statement. Required: at most 1 % misread (a fresh training in CI misread 2 of 340), and at
   most 5 % below 0.9 (3 of 180 were, at 0.77-0.89: "I would question whether X", "My view is that X"). It must pass. The
@@ -37,7 +37,7 @@ from polibench.stance.data import StanceExample, load_examples
 from polibench.stance.restated import AGREE_HELDOUT, DISAGREE_HELDOUT, marker, restate, restated_examples
 from polibench.taskspec.loader import load_registry
 
-TOOLS = Path(__file__).resolve().parents[2] / "polibench" / "data" / "stance" / "tools"
+TOOLS = Path(__file__).resolve().parents[2] / "tools" / "stance"
 STATEMENTS = sorted({item.text for inst in load_registry().instruments.values() for item in inst.items
                      if item.text.rstrip().endswith((".", "!", "?"))})
 N = len(STATEMENTS)

@@ -5,12 +5,12 @@ import json
 import pytest
 import torch
 from safetensors.torch import load_file
+from tiny_scorers import tiny_bert
 
 from polibench.cli.main import main
 from polibench.errors import PolibenchError
 from polibench.scoring.classifier import ClassifierScorer
 from polibench.stance.data import StanceExample
-from polibench.stance.testing import tiny_bert
 from polibench.stance.train import METADATA, TrainSettings, read_metadata, train_classifier
 
 REPLIES = {"agree": "Yes, I agree, always.", "disagree": "No, never, I do not.",
@@ -113,7 +113,7 @@ def test_cli_train_errors(base, tmp_path, capsys):
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"statement": "s", "response": "r", "label": "agree"}\n{"statement": "s", "label": "x"}\n')
     assert main(["stance", "train", "--model", str(base), "--train", str(bad), "--output", str(tmp_path / "o")]) == 2
-    assert f"{bad}:2: field 'response' is missing" in capsys.readouterr().err
+    assert f"{bad}: line 2: field 'response': missing" in capsys.readouterr().err
     good = write_jsonl(tmp_path / "good.jsonl", toy_examples())
     (tmp_path / "full").mkdir()
     (tmp_path / "full" / "x").write_text("x")

@@ -1,4 +1,4 @@
-"""Check the gold stance set: python polibench/data/stance/tools/check_gold.py [DATA_DIR]
+"""Check the gold stance set: python tools/stance/check_gold.py [DATA_DIR]
 
 Verifies fields, labels, styles and sources; unique ids; no statement_id shared between train and test;
 then prints counts per label x split, per style (x label) and per source. Exit status 1 on any error.
@@ -23,7 +23,7 @@ SID_RE = re.compile(r"^(pct|wvs|extra)-\d{2}$")
 
 
 def main() -> int:
-    root = pathlib.Path(sys.argv[1]) if len(sys.argv) > 1 else pathlib.Path(__file__).resolve().parents[1]
+    root = pathlib.Path(sys.argv[1]) if len(sys.argv) > 1 else pathlib.Path(__file__).resolve().parents[2] / "polibench" / "data" / "stance"
     errors: list[str] = []
     splits: dict[str, list[dict]] = {}
     for name in ("train", "test"):

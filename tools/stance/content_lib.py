@@ -2,35 +2,23 @@
 from __future__ import annotations
 
 import pathlib
+import sys
 
 import yaml
 
 HERE = pathlib.Path(__file__).resolve().parent
-REPO = HERE.parents[3]
+REPO = HERE.parents[1]
+CONTENT = REPO / "polibench" / "data" / "stance" / "content"  # shipped: the ideology corpus reads it too
+sys.path.insert(0, str(REPO))  # this checkout's polibench
 
-
-def parse_content(path: pathlib.Path) -> dict[str, dict[str, str]]:
-    out: dict[str, dict[str, str]] = {}
-    cur = None
-    for raw in path.read_text(encoding="utf-8").splitlines():
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        if line.startswith("@"):
-            cur = line[1:].strip()
-            out[cur] = {}
-            continue
-        key, _, val = line.partition(":")
-        assert cur is not None and val, raw
-        out[cur][key.strip()] = val.strip()
-    return out
+from polibench.ideology.corpus import parse_content  # noqa: E402  (the one reader of the @id blocks)
 
 
 def load_statements() -> dict[str, dict[str, str]]:
     """statement_id -> {T, R, O, P, P2, C, C2, [S+|S-]}"""
     pct = yaml.safe_load((REPO / "tasks/instruments/pct.yaml").read_text(encoding="utf-8"))
-    content = parse_content(HERE / "content_pct.txt")
-    extra = HERE / "content_extra.txt"
+    content = parse_content(CONTENT / "content_pct.txt")
+    extra = CONTENT / "content_extra.txt"
     if extra.exists():
         content.update(parse_content(extra))
     for item in pct["items"]:

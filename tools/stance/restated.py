@@ -23,7 +23,7 @@ import pathlib
 import random
 
 import yaml
-from content_lib import REPO, parse_content
+from content_lib import CONTENT, REPO, parse_content
 
 HERE = pathlib.Path(__file__).resolve().parent
 SEED = 20261125
@@ -147,7 +147,7 @@ def instrument_leans() -> dict[str, str]:
 
 
 def new_statements() -> dict[str, dict[str, str]]:
-    return parse_content(HERE / "content_restated.txt")
+    return parse_content(CONTENT / "content_restated.txt")
 
 
 class Restater:

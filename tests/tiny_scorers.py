@@ -1,4 +1,4 @@
-"""Tiny randomly initialised models built locally (no downloads), for tests and examples.
+"""Tiny randomly initialised scorer models built locally (no downloads), for the tests (outside the wheel).
 
 A tokenizer is built from the words of a few sentences, and small BERT / Llama configs are saved next to it,
 so every scorer and the trainer can be exercised offline in seconds. Their predictions are meaningless.
@@ -11,7 +11,7 @@ import string
 from pathlib import Path
 from typing import Optional, Sequence
 
-from polibench.scoring.classifier import quiet_transformers
+from polibench.kit.training import quiet_transformers
 
 CORPUS = (
     "I agree with this statement. I disagree with this statement. I neither agree nor disagree.",

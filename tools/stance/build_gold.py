@@ -1,4 +1,5 @@
-"""Build polibench/data/stance/{train,test}.jsonl from the hand-written material in this folder.
+"""Build polibench/data/stance/{train,test}.jsonl from the hand-written material (polibench/data/stance/content/)
+and the raw responses and labels in this folder (tools/stance/, outside the wheel).
 
 Inputs (all in this folder):
   content_pct.txt, content_extra.txt  per-statement reformulations, opposites, arguments, sarcasm
@@ -22,7 +23,7 @@ sys.path.insert(0, str(HERE))
 from content_lib import load_statements  # noqa: E402
 from restated import Restater  # noqa: E402
 
-OUT = HERE.parent
+OUT = HERE.parents[1] / "polibench" / "data" / "stance"
 SEED = 20240607
 
 # --------------------------------------------------------------------------- phrase pools

@@ -1,0 +1,76 @@
+"""The shared kit: one JSONL reader (U+2028-safe, one error wording), atomic writers, the one ``Strict`` base."""
+
+import json
+
+import pytest
+from pydantic import ValidationError
+
+from polibench.errors import PolibenchError
+from polibench.kit.files import atomic_write_text
+from polibench.kit.jsonl import read_jsonl
+from polibench.kit.strict import Strict
+
+SEPARATORS = "\u2028\u2029\x85\x1c\x1d\x1e\x0b\x0c\r"  # str.splitlines() splits on each of these
+
+
+def test_rows_keep_raw_line_separators_inside_strings(tmp_path):
+    text = f"one{SEPARATORS}two"
+    path = tmp_path / "rows.jsonl"
+    row = json.dumps({"text": text}, ensure_ascii=False)
+    assert len(row.splitlines()) > 1  # the trap the reader must not fall into
+    path.write_bytes(b"\n" + row.encode("utf-8") + b"\n\n" + b'{"text": "b"}\n')
+    assert read_jsonl(path) == [(2, {"text": text}), (4, {"text": "b"})]
+    assert read_jsonl(path.read_bytes(), "upload") == read_jsonl(path)
+
+
+@pytest.mark.parametrize("content, message", [
+    (b'{"a": 1}\n{oops\n', "rows.jsonl: line 2: not valid JSON (Expecting property name enclosed in double quotes "
+                           "at column 2)"),
+    (b'{"a": 1}\n\n[1, 2]\n', "rows.jsonl: line 3: expected a JSON object, got an array"),
+    (b'{"a": "caf\xe9"}\n', "rows.jsonl: line 1: expected UTF-8 text (byte 0xe9 at column 11 is not valid UTF-8)"),
+    (b"[" * 100000 + b"\n", "rows.jsonl: line 1: not valid JSON (nested too deeply)"),
+])
+def test_a_bad_line_is_one_error_naming_file_and_line(tmp_path, content, message):
+    path = tmp_path / "rows.jsonl"
+    path.write_bytes(content)
+    with pytest.raises(PolibenchError) as err:
+        read_jsonl(path)
+    assert str(err.value) == f"{path.parent}/{message}"
+
+
+def test_a_missing_file_is_named(tmp_path):
+    with pytest.raises(PolibenchError, match="nothing.jsonl: no such file"):
+        read_jsonl(tmp_path / "nothing.jsonl")
+
+
+def test_values_other_than_objects_on_request(tmp_path):
+    path = tmp_path / "v.jsonl"
+    path.write_text('[1]\n"s"\n', encoding="utf-8")
+    assert read_jsonl(path, objects=False) == [(1, [1]), (2, "s")]
+
+
+def test_atomic_write_replaces_whole_and_leaves_no_temporary(tmp_path):
+    path = tmp_path / "out.txt"
+    atomic_write_text(path, "old\n")
+    atomic_write_text(path, "new \u2028 text\n")
+    assert path.read_text(encoding="utf-8") == "new \u2028 text\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["out.txt"]
+
+
+def test_strict_refuses_unknown_fields():
+    class Point(Strict):
+        x: int
+
+    assert Point(x=1).x == 1
+    with pytest.raises(ValidationError, match="extra"):
+        Point.model_validate({"x": 1, "y": 2})
+
+
+def test_every_schema_uses_the_one_strict_base():
+    from polibench.fairness import spec
+    from polibench.leaderboard import schema
+    from polibench.metrics import blocks
+    from polibench.pretrain import corpus
+    from polibench.taskspec import schema as taskschema
+
+    assert all(m.Strict is Strict for m in (spec, schema, blocks, corpus, taskschema))
