@@ -1,9 +1,10 @@
 """Build polibench/data/ideology/{train,dev,test}.jsonl from the hand-written material in this folder.
 
 Inputs: ``content_topics.txt`` and ``content_more.txt`` (per political topic: liberal, conservative and
-neutral sentences) and ``content_general.txt`` (value sentences per side, neutral political and everyday sentences). The texts are
-assembled in four styles (GPT-2-like continuations that start mid-sentence, news sentences, social-media
-posts, opinion paragraphs) from these sentences and from side-free wording pools below, with a fixed seed, so
+neutral sentences) and ``content_general.txt`` (value sentences per side, neutral political and everyday
+sentences). The texts are assembled in four styles (GPT-2-like continuations that start mid-sentence, news
+sentences, social-media posts, opinion paragraphs) from these sentences and from side-free wording pools
+below, with a fixed seed, so
 the output is reproducible:
 
     python tools/ideology/build_corpus.py            # writes polibench/data/ideology/*.jsonl
