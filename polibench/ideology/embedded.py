@@ -1,6 +1,7 @@
 """``ideology`` scorer: the offline default ideology judge, trained on polibench's ideology corpus on first use.
 
-The judge (:mod:`polibench.ideology.judge`: frozen MiniLM-L6 embeddings + logistic regression) is fit with
+The judge (:mod:`polibench.ideology.judge`: TF-IDF word vector beside frozen MiniLM-L6 embeddings, logistic
+regression) is fit with
 :data:`RECIPE` on the train and dev splits of polibench's ideology corpus (``polibench/data/ideology``;
 liberal and conservative texts, and neutral texts as soft 0.5 targets) and cached under
 ``<cache_dir>/ideology/minilm-lr-<key>``, where the key hashes the training files, the recipe and the
@@ -40,8 +41,8 @@ from polibench.ideology.judge import (
 from polibench.paths import cache_dir, unwritable_reason
 from polibench.scoring.ideology import IdeologyScorer
 
-RECIPE = {"recipe": "minilm-mean-pool+logistic-regression, neutral texts as 0.5", "C": 1.0, "neutral_weight": 1.0,
-          "train_splits": ["train", "dev"], "version": 2}
+RECIPE = {"recipe": "tf-idf words + minilm-mean-pool, logistic regression, neutral texts as 0.5", "C": 3.0,
+          "neutral_weight": 1.0, "lexical_weight": 2.0, "train_splits": ["train", "dev"], "version": 2}
 
 
 def default_key() -> str:
@@ -86,7 +87,8 @@ def ensure_default_judge() -> EmbeddingJudge:
         print(f"polibench: training the offline ideology judge once on {len(train)} texts (MiniLM-L6 embeddings + "
               f"logistic regression, about a minute); cached in {folder}", file=sys.stderr, flush=True)
         judge = train_judge(train, str(minilm_path()), c=float(RECIPE["C"]),  # type: ignore[arg-type]
-                            neutral_weight=float(RECIPE["neutral_weight"]))  # type: ignore[arg-type]
+                            neutral_weight=float(RECIPE["neutral_weight"]),  # type: ignore[arg-type]
+                            lexical_weight=float(RECIPE["lexical_weight"]))  # type: ignore[arg-type]
         probs, labels = judge.predict([t.text for t in test]), np.array([t.label for t in test])
         judge.info.update({"key": default_key()[:16], "recipe": RECIPE, "test": validation_figures(probs, labels),
                            "test_spread": score_spread(probs, labels),

