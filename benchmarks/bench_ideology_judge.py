@@ -47,6 +47,12 @@ def lines_for(name: str, probs: np.ndarray, texts: list) -> list[str]:
             per_style.append(f"{style} {np.mean((probs[mask] >= 0.5) == (labels[mask] == 1)):.3f} (n={mask.sum()})")
     if per_style:
         out.append("  accuracy by style: " + ", ".join(per_style))
+    partisan = labels != NEUTRAL
+    sure = partisan & ((probs < 0.2) | (probs > 0.8))
+    outside = np.mean((probs[partisan] < 0.35) | (probs[partisan] > 0.65))
+    out.append(f"  partisan texts scored outside 0.35-0.65: {outside:.3f}; scored below 0.2 or above 0.8: "
+               f"{sure.sum() / max(partisan.sum(), 1):.3f}, accuracy among them "
+               f"{np.mean((probs[sure] >= 0.5) == (labels[sure] == 1)) if sure.any() else float('nan'):.3f}")
     for label, row in score_spread(probs, labels).items():
         extra = f", within 0.3-0.7 {row['share_0.3_0.7']:.2f}" if "share_0.3_0.7" in row else ""
         out.append(f"  {label:<12} n={row['texts']:<4} mean {row['mean']:.3f}  p10/p25/p50/p75/p90 "

@@ -29,7 +29,7 @@ from typing import Sequence
 import numpy as np
 
 from polibench.errors import PolibenchError
-from polibench.ideology.corpus import corpus_path, corpus_split
+from polibench.ideology.corpus import NEUTRAL, corpus_path, corpus_split
 from polibench.ideology.judge import (
     JUDGE_FILE,
     EmbeddingJudge,
@@ -90,8 +90,15 @@ def ensure_default_judge() -> EmbeddingJudge:
                             neutral_weight=float(RECIPE["neutral_weight"]),  # type: ignore[arg-type]
                             lexical_weight=float(RECIPE["lexical_weight"]))  # type: ignore[arg-type]
         probs, labels = judge.predict([t.text for t in test]), np.array([t.label for t in test])
+        styles = np.array([t.kind for t in test])
+        partisan = labels != NEUTRAL
+        sure = partisan & ((probs < 0.2) | (probs > 0.8))
         judge.info.update({"key": default_key()[:16], "recipe": RECIPE, "test": validation_figures(probs, labels),
                            "test_spread": score_spread(probs, labels),
+                           "test_by_style": {style: validation_figures(probs[styles == style], labels[styles == style])
+                                             for style in sorted(set(styles[partisan]))},
+                           "test_confident": {"share": round(float(sure.sum() / partisan.sum()), 4),
+                                              **validation_figures(probs[sure], labels[sure])},
                            "test_topics": len({t.group for t in test})})
         tmp = folder.parent / f".{folder.name}.tmp"
         shutil.rmtree(tmp, ignore_errors=True)

@@ -160,6 +160,7 @@ def test_cli_trains_on_a_users_corpus_and_evaluates_any_judge(tmp_path, capsys):
 # the split (the quoted accuracy less three binomial standard errors), so a fresh training that reads unseen
 # topics clearly worse than quoted fails, while the ordinary jitter of a retrained judge does not.
 QUOTED_TEST_ACCURACY = 0.738
+QUOTED_OPINION_ACCURACY = 0.850  # opinion paragraphs of the test split
 PLANTED = [  # clearly partisan sentences written for this test (not in the corpus): 0 liberal, 1 conservative
     (0, "We must raise taxes on billionaires and giant corporations to pay for universal health care and free "
         "public college."),
@@ -204,6 +205,10 @@ def test_default_judge_reads_unseen_topics_and_uses_the_range(default_judge):
     floor = QUOTED_TEST_ACCURACY - 3 * np.sqrt(QUOTED_TEST_ACCURACY * (1 - QUOTED_TEST_ACCURACY) / n)
     assert stored["accuracy"] >= floor and stored["f1_macro"] >= floor - 0.01
     assert stored["brier"] < 0.2 and stored["ece"] < 0.1
+    opinion = default_judge.info["test_by_style"]["opinion"]  # the clearly partisan style: the goal
+    assert opinion["accuracy"] >= QUOTED_OPINION_ACCURACY - 3 * np.sqrt(
+        QUOTED_OPINION_ACCURACY * (1 - QUOTED_OPINION_ACCURACY) / opinion["texts"])
+    assert default_judge.info["test_confident"]["accuracy"] > stored["accuracy"]  # confident scores are righter
     spread = default_judge.info["test_spread"]
     assert spread["liberal"]["quantiles"]["p50"] < 0.35 < 0.65 < spread["conservative"]["quantiles"]["p50"]
     assert abs(spread["neutral"]["mean"] - 0.5) < 0.05 and abs(spread["neutral"]["quantiles"]["p50"] - 0.5) < 0.05
