@@ -85,8 +85,9 @@ def ensure_default_judge() -> EmbeddingJudge:
             return EmbeddingJudge.load(folder)
         train = [t for split in RECIPE["train_splits"] for t in corpus_split(str(split))]
         test = corpus_split("test")
-        print(f"polibench: training the offline ideology judge once on {len(train)} texts (MiniLM-L6 embeddings + "
-              f"logistic regression, about a minute); cached in {folder}", file=sys.stderr, flush=True)
+        print(f"polibench: training the offline ideology judge once on {len(train)} texts (TF-IDF words and MiniLM-L6 "
+              f"embeddings, logistic regression; a minute or two on 2 CPU cores); cached in {folder}",
+              file=sys.stderr, flush=True)
         judge = train_judge(train, str(minilm_path()), c=float(RECIPE["C"]),  # type: ignore[arg-type]
                             neutral_weight=float(RECIPE["neutral_weight"]),  # type: ignore[arg-type]
                             lexical_weight=float(RECIPE["lexical_weight"]))  # type: ignore[arg-type]
