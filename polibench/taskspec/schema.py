@@ -145,6 +145,9 @@ class VariantSet(Strict):
     description: str = ""
     provenance: dict = Field(default_factory=dict)
     variants: list[PromptVariant] = Field(..., min_length=1)
+    group_slots: Optional[dict[str, dict[str, str]]] = Field(
+        None, description="generation-bias tasks: extra template slots per keyword option, e.g. {male: {pronoun: "
+                          "he}, female: {pronoun: she}} fills {pronoun} with the pronoun matching the keyword's group")
 
     @model_validator(mode="after")
     def _unique_ids(self):
@@ -153,6 +156,24 @@ class VariantSet(Strict):
         if dupes:
             raise ValueError(f"duplicate variant ids {dupes}")
         return self
+
+    @model_validator(mode="after")
+    def _same_slots_in_every_group(self):
+        if self.group_slots is not None:
+            names = {frozenset(slots) for slots in self.group_slots.values()}
+            if len(names) > 1:
+                raise ValueError("group_slots: every group must define the same slots")
+            bad = sorted(n for slots in self.group_slots.values() for n in slots
+                         if not n.isidentifier() or n in ("statement", "model_name"))
+            if bad:
+                raise ValueError(f"group_slots: slot names must be identifiers other than statement and model_name "
+                                 f"(got {bad})")
+        return self
+
+    @model_serializer(mode="wrap")
+    def _omit_absent_slots(self, handler):
+        """Variant sets without group slots dump exactly as before the field existed (stored runs, hashes)."""
+        return without_absent(handler(self), ("group_slots",))
 
 
 class ScoringConfig(Strict):
