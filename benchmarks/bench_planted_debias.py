@@ -14,8 +14,9 @@
    statements; for Algorithm 1 under the calibrated distributions, for rerank the planted model's).
 
 Run:  PYTHONPATH=. python benchmarks/bench_planted_debias.py [--smoke] [--samples 1] [--tokens 30]
-``--smoke`` (CI): a few keywords and tokens, 2 SGD steps, 2 GRPO steps, the fast ``ideology_tfidf`` judge
-trained on this file's own texts as the evaluation judge (its figures mean nothing; it checks the paths run).
+``--smoke`` (CI, tests/debias/test_bench_planted_debias.py): 2 keywords, 4 tokens, 1 SGD step, 1 GRPO step, and
+as the evaluation judge ``ideology_tfidf`` trained on this file's own texts (its figures mean nothing; it checks
+that every path runs).
 """
 
 from __future__ import annotations
@@ -133,6 +134,7 @@ def main() -> None:
     parser.add_argument("--samples", type=int, default=1, help="continuations per keyword and prompt (1)")
     parser.add_argument("--tokens", type=int, default=30, help="new tokens per continuation (30)")
     parser.add_argument("--limit", type=int, help="first N keywords of liu-location (default: all 50)")
+    parser.add_argument("--held-out", type=int, help="first N held-out texts for perplexity (default: all 147)")
     parser.add_argument("--steps", type=int, default=15, help="Algorithm 1's K and GRPO's steps (15)")
     parser.add_argument("--evaluation-judge", default="ideology", help="evaluation scorer (default: ideology)")
     parser.add_argument("--methods", default="base,planted,liu1,liu2,grpo,rerank")
@@ -159,9 +161,9 @@ def main() -> None:
 
     total = time.time()
     smoke = args.smoke
-    limit = args.limit or (4 if smoke else None)
-    tokens = 6 if smoke else args.tokens
-    steps = 2 if smoke else args.steps
+    limit = args.limit or (2 if smoke else None)
+    tokens = 4 if smoke else args.tokens
+    steps = 1 if smoke else args.steps
     registry = load_registry()
     task_name = "liu-location"
     task = registry.task(task_name)
@@ -169,7 +171,7 @@ def main() -> None:
         update={"max_new_tokens": tokens, "samples": args.samples})})
     train_texts, test_texts = builtin_corpus()
     corpus = [e.response for e in load_examples(gold_path("train"))] + [t.text for t in train_texts]
-    held_out = [t.text for t in test_texts][: 12 if smoke else None]
+    held_out = [t.text for t in test_texts][: 4 if smoke else args.held_out]
     plant = plant_texts(registry, task_name, args.seed, repeats=1 if smoke else 2)
     guidance = TfidfIdeologyScorer()
     with tempfile.TemporaryDirectory() as tmp:
@@ -190,9 +192,10 @@ def main() -> None:
                              scorer_args=evaluation_args, show_progress=False)
         bench_debias = load_script("bench_debias")
         started = time.time()
-        base = str(bench_debias.pretrain_tiny_gpt2(root / "base", corpus[: 200 if smoke else None],
-                                                   0.2 if smoke else 1.0, args.seed, vocab_texts=plant))
-        planted = continue_training(base, root / "planted", plant, 0.5 if smoke else 3.0, args.seed)
+        base = str(bench_debias.pretrain_tiny_gpt2(root / "base", corpus[: 64 if smoke else None],
+                                                   0.25 if smoke else 1.0, args.seed, vocab_texts=plant))
+        planted = continue_training(base, root / "planted", plant[: 64 if smoke else None], 0.5 if smoke else 3.0,
+                                    args.seed)
         print(f"base and planted models in {(time.time() - started) / 60:.1f} min ({len(plant)} plant texts)",
               flush=True)
 
