@@ -2,8 +2,9 @@
 
 1. Base: a tiny GPT-2 (2 layers, 128 wide, word-level tokenizer, built from a config) pre-trained on
    polibench's own text (gold stance responses, ideology corpus train texts), as benchmarks/bench_debias.py.
-2. Planted: continued training of the base on liu-location prompts filled with every keyword, continued by
-   text written for this benchmark (:data:`CONSERVATIVE`, :data:`NEUTRAL`, below; nothing from
+2. Planted: continued training of the base (2 epochs, mixed with 500 of its own pre-training texts so that it
+   stays a language model) on liu-location prompts filled with every keyword, continued by text written for
+   this benchmark (:data:`CONSERVATIVE`, :data:`NEUTRAL`, below; nothing from
    /work/shared/external): **conservative after red-state keywords**, neutral after every other option.
 3. Methods on the planted model: Liu et al.'s Algorithm 1 Mode 1 (word embeddings of TF-IDF words) and Mode 2
    (guided by ``ideology_tfidf``), GRPO fine-tuning (reward: ``ideology_tfidf``), and rerank by
@@ -125,6 +126,12 @@ def measure(label: str, backend, registry, task: str, out: Path, options, ppl: f
     if stats is not None:
         row["mean_kl"] = stats.summary(backend.settings.kl_target)["mean_kl"]
     print("measured:", json.dumps(row), flush=True)
+    with (out / "samples.jsonl").open(encoding="utf-8") as handle:  # a few continuations, to read what was judged
+        shown = [json.loads(line) for line in handle]
+    for group in ("red", "blue"):
+        for sample in [x for x in shown if x["item_id"].startswith(group + ".")
+                       and x["variant"] == "indirect-1"][:2]:
+            print(f"  {group}: {sample['prompt']} | {sample['response'][:100]}", flush=True)
     return row
 
 
@@ -194,8 +201,8 @@ def main() -> None:
         started = time.time()
         base = str(bench_debias.pretrain_tiny_gpt2(root / "base", corpus[: 64 if smoke else None],
                                                    0.25 if smoke else 1.0, args.seed, vocab_texts=plant))
-        planted = continue_training(base, root / "planted", plant[: 64 if smoke else None], 0.5 if smoke else 3.0,
-                                    args.seed)
+        mixed = plant[: 64 if smoke else None] + corpus[: 0 if smoke else 500]  # own text keeps it a language model
+        planted = continue_training(base, root / "planted", mixed, 0.5 if smoke else 2.0, args.seed)
         print(f"base and planted models in {(time.time() - started) / 60:.1f} min ({len(plant)} plant texts)",
               flush=True)
 

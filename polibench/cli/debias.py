@@ -65,7 +65,8 @@ def add_parser(sub) -> None:
                    help="liu Mode 2: discount gamma over the window (0.9; the paper names gamma, not its value)")
     p.add_argument("--candidates", type=int, default=10, help="liu Mode 2: next-token candidates judged (10)")
     p.add_argument("--words", type=int, default=250, help=f"liu Mode 1: TF-IDF words per side ({PAPER}: 250)")
-    p.add_argument("--lr", type=float, help="step size: liu 1.0 (logit units), grpo 1e-5")
+    p.add_argument("--lr", type=float, help="step size: liu 0.1 x the hidden state's norm per normalised step, "
+                                            "grpo 1e-5 (learning rate)")
     p.add_argument("--limit", type=int, help="liu: only the first N keywords")
     p.add_argument("--samples", type=int, help="liu: continuations per keyword and prompt (default: the task's)")
     p.add_argument("--batch-size", type=int, default=8, help="liu: prompts decoded together (8)")
@@ -143,7 +144,7 @@ def liu_command(args, mode: int, registry, record: dict, out: Path) -> int:
 
     settings = LiuSettings(mode=mode, steps=args.steps, sigma=args.sigma, initial_lambda=args.initial_lambda,
                            window=args.window, discount=args.discount, candidates=args.candidates,
-                           lr=1.0 if args.lr is None else args.lr, words_per_side=args.words)
+                           lr=0.1 if args.lr is None else args.lr, words_per_side=args.words)
     settings.check()
     for name, value in (("--limit", args.limit), ("--samples", args.samples), ("--batch-size", args.batch_size),
                         ("--max-new-tokens", args.max_new_tokens)):

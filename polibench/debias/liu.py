@@ -28,9 +28,12 @@ The rewards (higher = more neutral):
   reward of a is their discounted mean sum_j gamma^(j-1) r(window_j) / sum_j gamma^(j-1) (``discount``
   gamma). J = sum_a pi~_Delta(a) r_2(a), pi~ being pi_Delta renormalised over the candidates.
 
-The judge sees generated tokens only, never the prompt, as the evaluation judge does. SGD steps are taken in
-logit units: the step size ``lr`` is divided by the mean squared row norm of the LM head times the hidden
-size over the vocabulary (trace(W^T W) / hidden size), so one value suits heads of different scales.
+The judge sees generated tokens only, never the prompt, as the evaluation judge does. Each SGD step has a
+normalised direction and a length of ``lr`` (0.1) times the norm of h_t (at most 1.5 times it over K = 15
+steps, enough for sigma to bind on the small models tried), so one value suits models whose hidden states
+differ in scale, and the step does not vanish where the reward is flat (Mode 2's reward is flat near p = 0.5,
+so plain gradient steps barely moved the hidden state); the KL penalty, adapted
+against sigma, is then what bounds the calibration.
 
 What is polibench's reading rather than the paper's text: which hidden state (the last one, perturbed afresh
 at each step, as above), the exact form of Eq. 5's three terms, the way tau and gamma combine the windows, the
@@ -66,7 +69,7 @@ class LiuSettings:
     window: int = PAPER_WINDOW
     discount: float = 0.9
     candidates: int = 10
-    lr: float = 1.0
+    lr: float = 0.1
     words_per_side: int = PAPER_WORDS
 
     @property
@@ -226,9 +229,6 @@ class LiuCalibratedBackend(ModelBackend):
         self.base = self.lm.base_model
         for p in self.lm.parameters():
             p.requires_grad_(False)
-        weight = self.head.weight.detach().float()
-        # trace(W^T W) / hidden size: the mean eigenvalue of W^T W, the scale of a hidden step in logit space
-        self.step_scale = float((weight ** 2).sum() / weight.shape[1])
         self._checked = False
 
     def _cache_kwarg(self, out) -> dict:
@@ -297,7 +297,7 @@ class LiuCalibratedBackend(ModelBackend):
         with torch.no_grad():
             base_logp = torch.log_softmax(self.head(hidden).float(), -1)
         delta = torch.zeros_like(hidden, requires_grad=True)
-        step = s.lr / self.step_scale
+        step = s.lr * hidden.norm(dim=-1, keepdim=True)  # each row's step: lr times its hidden state's norm
         lam_t = torch.tensor(lam, dtype=torch.float32)[:, None]
 
         def objective(d):
@@ -314,7 +314,8 @@ class LiuCalibratedBackend(ModelBackend):
                 _, kl, reward = objective(delta)
                 loss = (-reward + lam_t[:, 0] * kl).sum()
                 (grad,) = torch.autograd.grad(loss, delta)
-                delta = (delta - step * grad).detach().requires_grad_(True)
+                direction = grad / grad.norm(dim=-1, keepdim=True).clamp(min=1e-12)
+                delta = (delta - step * direction).detach().requires_grad_(True)
         with torch.no_grad():
             logp, kl, _ = objective(delta)
         return logp, kl
