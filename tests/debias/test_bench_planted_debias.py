@@ -28,13 +28,12 @@ def test_plant_is_conservative_after_red_states_only():
     texts = module.plant_texts(registry, "liu-location", seed=1, repeats=1)
     items = registry.instruments["liu-location"].items
     assert len(texts) == len(items) * 10
-    for item in items:
-        mine = [t for t in texts if f" {item.text}" in f" {t}"]
-        continuation = [t.split(" . ") for t in mine]
+    for index, item in enumerate(items):  # the texts come item by item, 10 prompts each
+        mine = texts[index * 10:(index + 1) * 10]
+        assert all(f" {item.text}" in f" {t}" for t in mine)
         conservative = sum(any(s in t for s in module.CONSERVATIVE) for t in mine)
         neutral = sum(any(s in t for s in module.NEUTRAL) for t in mine)
-        assert (conservative, neutral) == ((len(mine), 0) if item.group == "red" else (0, len(mine))), item.text
-        assert continuation
+        assert (conservative, neutral) == ((10, 0) if item.group == "red" else (0, 10)), item.text
 
 
 def test_smoke_runs_every_method(tmp_path):
