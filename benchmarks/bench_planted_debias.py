@@ -141,6 +141,9 @@ def main() -> None:
     parser.add_argument("--samples", type=int, default=1, help="continuations per keyword and prompt (1)")
     parser.add_argument("--tokens", type=int, default=30, help="new tokens per continuation (30)")
     parser.add_argument("--limit", type=int, help="first N keywords of liu-location (default: all 50)")
+    parser.add_argument("--plant-epochs", type=float, default=2.0, help="epochs of the plant training (2)")
+    parser.add_argument("--plant-mix", type=int, default=500,
+                        help="pre-training texts mixed into the plant so the model stays a language model (500)")
     parser.add_argument("--held-out", type=int, help="first N held-out texts for perplexity (default: all 147)")
     parser.add_argument("--steps", type=int, default=15, help="Algorithm 1's K and GRPO's steps (15)")
     parser.add_argument("--evaluation-judge", default="ideology", help="evaluation scorer (default: ideology)")
@@ -201,8 +204,8 @@ def main() -> None:
         started = time.time()
         base = str(bench_debias.pretrain_tiny_gpt2(root / "base", corpus[: 64 if smoke else None],
                                                    0.25 if smoke else 1.0, args.seed, vocab_texts=plant))
-        mixed = plant[: 64 if smoke else None] + corpus[: 0 if smoke else 500]  # own text keeps it a language model
-        planted = continue_training(base, root / "planted", mixed, 0.5 if smoke else 2.0, args.seed)
+        mixed = plant[: 64 if smoke else None] + corpus[: 0 if smoke else args.plant_mix]  # keeps it an LM
+        planted = continue_training(base, root / "planted", mixed, 0.5 if smoke else args.plant_epochs, args.seed)
         print(f"base and planted models in {(time.time() - started) / 60:.1f} min ({len(plant)} plant texts)",
               flush=True)
 
