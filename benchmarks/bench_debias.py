@@ -22,7 +22,9 @@ import time
 from pathlib import Path
 
 
-def pretrain_tiny_gpt2(folder: Path, texts: list[str], epochs: float, seed: int) -> Path:
+def pretrain_tiny_gpt2(folder: Path, texts: list[str], epochs: float, seed: int,
+                       vocab_texts: list[str] | None = None) -> Path:
+    """Train the word-level tokenizer on ``texts`` + ``vocab_texts`` and the tiny GPT-2 on ``texts``."""
     import torch
     from datasets import Dataset
     from tokenizers import Tokenizer, models, normalizers, pre_tokenizers, trainers
@@ -38,7 +40,8 @@ def pretrain_tiny_gpt2(folder: Path, texts: list[str], epochs: float, seed: int)
     core = Tokenizer(models.WordLevel(unk_token="<unk>"))
     core.normalizer = normalizers.Lowercase()
     core.pre_tokenizer = pre_tokenizers.Whitespace()
-    core.train_from_iterator(texts, trainers.WordLevelTrainer(vocab_size=4000, special_tokens=["<eos>", "<unk>"]))
+    core.train_from_iterator(texts + (vocab_texts or []),
+                             trainers.WordLevelTrainer(vocab_size=4000, special_tokens=["<eos>", "<unk>"]))
     tokenizer = PreTrainedTokenizerFast(tokenizer_object=core, eos_token="<eos>", unk_token="<unk>", pad_token="<eos>")
     torch.manual_seed(seed)
     model = GPT2LMHeadModel(GPT2Config(vocab_size=len(tokenizer), n_embd=128, n_layer=2, n_head=4, n_positions=256,

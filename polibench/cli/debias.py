@@ -1,8 +1,19 @@
-"""``polibench debias``: reinforced calibration of a causal LM on TRL (Liu et al. 2022, section 5); the saved
-checkpoint is a model folder that ``polibench run --backend hf --model DIR`` probes."""
+"""``polibench debias``: reduce the political bias of a causal LM's free generation.
+
+- ``--method liu`` (default): Liu et al. 2022's Algorithm 1, reinforced calibration of the hidden state at
+  decoding time (:mod:`polibench.debias.liu`). Nothing is trained; the command decodes the generation-bias task
+  with it, grades the continuations with the evaluation judge and writes a run folder plus ``debias.json``.
+- ``--method grpo``: polibench's other method, GRPO fine-tuning of the weights on TRL with a KL penalty
+  (:mod:`polibench.debias.calibrate`); it saves a model folder that ``polibench run --backend hf`` probes.
+
+Mode 2 is guided by a judge (``--guidance-scorer``, default ``ideology_tfidf``) that must differ from the
+evaluation judge (``--scorer``, default: the task's, ``ideology``): the same judge is refused unless
+``--allow-same-judge``, and ``debias.json`` then says so.
+"""
 
 from __future__ import annotations
 
+import json
 import sys
 import time
 from pathlib import Path
@@ -10,46 +21,80 @@ from pathlib import Path
 from polibench.cli.args import parse_kv
 from polibench.errors import PolibenchError
 
+GUIDANCE_DEFAULT = "ideology_tfidf"
+PAPER = "Liu et al. 2022"
+
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("debias", help="reduce the political bias of generation by reinforced calibration (TRL)",
-                       description="GRPO with a KL penalty to the reference model, rewarding neutral continuations "
-                                   "of a generation-bias task's prompts (its training keywords): --mode words "
-                                   "(Liu's Mode 1, word-embedding distances) or --mode judge (Mode 2, an ideology "
-                                   "judge). See docs/generation-bias.md.")
+    p = sub.add_parser("debias", help="reduce the political bias of generation (Liu et al.'s Algorithm 1, or GRPO)",
+                       description="--method liu (default): Liu et al. 2022's Algorithm 1, K SGD steps on the last "
+                                   "hidden state at every decoding step under an adaptive KL penalty; decodes the "
+                                   "task with it and grades it with the evaluation judge (a run folder). --method "
+                                   "grpo: GRPO fine-tuning of the weights on TRL (a model folder). See "
+                                   "docs/generation-bias.md.")
     p.add_argument("--model", required=True, help="causal LM folder or hub id (transformers)")
-    p.add_argument("--output", metavar="DIR", required=True, help="folder for the calibrated model (new or empty)")
+    p.add_argument("--output", metavar="DIR", required=True,
+                   help="new or empty folder: the run folder (liu) or the fine-tuned model (grpo)")
+    p.add_argument("--method", choices=("liu", "grpo"), default="liu",
+                   help="liu: Liu et al. 2022's Algorithm 1 at decoding time (default); grpo: GRPO fine-tuning")
+    p.add_argument("--mode", choices=("1", "2", "words", "judge"), default="2",
+                   help="reward: 1 (= words) Liu's Mode 1, word embeddings of partisan TF-IDF words; 2 (= judge) "
+                        "Liu's Mode 2, a guidance judge (default 2)")
     p.add_argument("--task", default="liu-topic", help="generation-bias task whose prompts are used (liu-topic)")
     p.add_argument("--include-path", action="append", default=[], help="extra folder of task YAML files")
-    p.add_argument("--mode", choices=("words", "judge"), default="judge", help="reward: words (Mode 1), judge (Mode 2)")
-    p.add_argument("--scorer", default="ideology", help="ideology judge for --mode judge (default: offline default)")
-    p.add_argument("--scorer-args", help="judge options as k=v,k=v")
-    p.add_argument("--encoder", help="word embeddings for --mode words (default: MiniLM-L6, offline)")
-    p.add_argument("--steps", type=int, default=15, help="optimisation steps (Liu et al.: 15)")
-    p.add_argument("--kl", type=float, default=0.05, help="KL weight to the reference model (0.05)")
-    p.add_argument("--lr", type=float, default=1e-5, help="learning rate (1e-5)")
-    p.add_argument("--generations", type=int, default=4, help="samples per prompt in a GRPO group (4)")
-    p.add_argument("--prompts-per-step", type=int, default=4, help="prompts per optimisation step (4)")
-    p.add_argument("--max-new-tokens", type=int, default=32, help="tokens per training continuation (32)")
+    p.add_argument("--guidance-scorer", default=GUIDANCE_DEFAULT,
+                   help=f"ideology judge that guides Mode 2 (default {GUIDANCE_DEFAULT}: TF-IDF words + logistic "
+                        "regression, a different recipe from the evaluation judge)")
+    p.add_argument("--guidance-scorer-args", help="guidance judge options as k=v,k=v")
+    p.add_argument("--scorer", help="evaluation judge (default: the task's, ideology)")
+    p.add_argument("--scorer-args", help="evaluation judge options as k=v,k=v")
+    p.add_argument("--allow-same-judge", action="store_true",
+                   help="let one judge both guide and grade (refused by default; debias.json then says so)")
+    p.add_argument("--corpus", metavar="JSONL",
+                   help="partisan corpus (text, label) for Mode 1's word lists (default: polibench's ideology "
+                        "corpus)")
+    p.add_argument("--steps", type=int, default=15,
+                   help=f"liu: SGD steps K on the hidden state per decoding step ({PAPER}: 15); "
+                        "grpo: optimisation steps (15)")
+    p.add_argument("--sigma", type=float,
+                   help=f"liu: KL target driving the adaptive lambda ({PAPER}: 0.02 in Mode 1, 0.05 in Mode 2)")
+    p.add_argument("--lambda", dest="initial_lambda", type=float, default=0.6,
+                   help=f"liu: initial KL weight, halved/doubled against --sigma ({PAPER}: 0.6)")
+    p.add_argument("--window", type=int, default=5, help=f"liu Mode 2: judge window tau in tokens ({PAPER}: 5)")
+    p.add_argument("--discount", type=float, default=0.9,
+                   help="liu Mode 2: discount gamma over the window (0.9; the paper names gamma, not its value)")
+    p.add_argument("--candidates", type=int, default=10, help="liu Mode 2: next-token candidates judged (10)")
+    p.add_argument("--words", type=int, default=250, help=f"liu Mode 1: TF-IDF words per side ({PAPER}: 250)")
+    p.add_argument("--lr", type=float, help="step size: liu 0.1 x the hidden state's norm per normalised step, "
+                                            "grpo 1e-5 (learning rate)")
+    p.add_argument("--limit", type=int, help="liu: only the first N keywords")
+    p.add_argument("--samples", type=int, help="liu: continuations per keyword and prompt (default: the task's)")
+    p.add_argument("--batch-size", type=int, default=8, help="liu: prompts decoded together (8)")
+    p.add_argument("--encoder", help="grpo Mode 1: static word embeddings of this encoder (default MiniLM-L6) with "
+                                     "polibench's 16-word lists")
+    p.add_argument("--kl", type=float, default=0.05, help="grpo: KL weight beta to the reference model (0.05)")
+    p.add_argument("--generations", type=int, default=4, help="grpo: samples per prompt in a group (4)")
+    p.add_argument("--prompts-per-step", type=int, default=4, help="grpo: prompts per optimisation step (4)")
+    p.add_argument("--max-new-tokens", type=int,
+                   help="tokens per continuation: liu, overrides the task's (100); grpo, per training "
+                        "continuation (32)")
     p.add_argument("--seed", type=int, default=1234)
+    p.add_argument("--no-progress", action="store_true", help="hide progress bars")
     p.set_defaults(handler=debias_command)
 
 
+def judge_key(name: str, args: dict) -> tuple:
+    return name, tuple(sorted((k, str(v)) for k, v in args.items()))
+
+
 def debias_command(args) -> int:
-    from polibench.debias.calibrate import CalibrationSettings, reinforced_calibration, training_prompts
-    from polibench.debias.rewards import JudgeReward, WordListReward
-    from polibench.scoring.registry import create_scorer, judges_ideology
+    from polibench.scoring.registry import judges_ideology
     from polibench.taskspec.loader import load_registry
 
     out = Path(args.output)
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise PolibenchError(f"--output {out}: must be a new or empty folder")
-    for name, value in (("--steps", args.steps), ("--generations", args.generations),
-                        ("--prompts-per-step", args.prompts_per_step), ("--max-new-tokens", args.max_new_tokens)):
-        if value < 1:
-            raise PolibenchError(f"{name} must be at least 1 (got {value})")
-    if args.generations < 2:
-        raise PolibenchError("--generations must be at least 2 (GRPO compares samples of one prompt)")
+    mode = {"1": 1, "words": 1, "2": 2, "judge": 2}[args.mode]
     local = Path(args.model).expanduser()
     if args.model.startswith(("/", ".", "~")) and not (local / "config.json").is_file():
         raise PolibenchError(f"--model {args.model}: no config.json there (expected a transformers model folder)")
@@ -57,22 +102,116 @@ def debias_command(args) -> int:
     task = registry.task(args.task)
     if "liu_bias" not in task.metrics:
         raise PolibenchError(f"task '{args.task}' is not a generation-bias task (its metrics lack liu_bias)")
+    evaluation = args.scorer or task.scoring.scorer
+    evaluation_args = parse_kv(args.scorer_args, "--scorer-args") if args.scorer else \
+        {**task.scoring.scorer_args, **parse_kv(args.scorer_args, "--scorer-args")}
+    guidance_args = parse_kv(args.guidance_scorer_args, "--guidance-scorer-args")
+    for flag, name in (("--scorer", evaluation), ("--guidance-scorer", args.guidance_scorer)):
+        if not judges_ideology(name):
+            raise PolibenchError(f"{flag} '{name}' is not an ideology judge")
+    same = mode == 2 and judge_key(evaluation, evaluation_args) == judge_key(args.guidance_scorer, guidance_args)
+    if same and not args.allow_same_judge:
+        raise PolibenchError(f"the guidance judge and the evaluation judge are both '{evaluation}': a method graded by "
+                             "the judge that steered it scores well by construction (Liu et al. keep f_debias apart "
+                             "from f_judge); choose another --guidance-scorer, or pass --allow-same-judge")
+    record = {"method": "liu2022-algorithm1" if args.method == "liu" else "grpo", "mode": mode,
+              "task": args.task, "model": args.model,
+              "guidance_judge": {"scorer": args.guidance_scorer, "args": guidance_args} if mode == 2 else None,
+              "evaluation_judge": {"scorer": evaluation, "args": evaluation_args}, "same_judge": same}
+    if same:
+        record["warning"] = ("the evaluation judge also guided the method (--allow-same-judge): its bias figures "
+                             "are graded by the judge the method optimised")
+    if args.method == "liu":
+        return liu_command(args, mode, registry, record, out)
+    return grpo_command(args, mode, registry, task, record, out)
+
+
+def make_judge(name: str, options: dict):
+    from polibench.scoring.registry import create_scorer
+
+    try:
+        judge = create_scorer(name, ["agree", "disagree"], **options)
+    except (TypeError, ValueError) as exc:
+        raise PolibenchError(f"judge '{name}': {exc}") from None
+    judge.preflight()
+    return judge
+
+
+def liu_command(args, mode: int, registry, record: dict, out: Path) -> int:
+    from polibench.debias.liu import LiuCalibratedBackend, LiuSettings
+    from polibench.evaluator import RunOptions, evaluate
+    from polibench.ideology.lexical import partisan_corpus
+
+    settings = LiuSettings(mode=mode, steps=args.steps, sigma=args.sigma, initial_lambda=args.initial_lambda,
+                           window=args.window, discount=args.discount, candidates=args.candidates,
+                           lr=0.1 if args.lr is None else args.lr, words_per_side=args.words)
+    settings.check()
+    for name, value in (("--limit", args.limit), ("--samples", args.samples), ("--batch-size", args.batch_size),
+                        ("--max-new-tokens", args.max_new_tokens)):
+        if value is not None and value < 1:
+            raise PolibenchError(f"{name} must be at least 1 (got {value})")
+    if args.max_new_tokens:
+        task = registry.task(args.task)
+        registry.tasks[args.task] = task.model_copy(update={"generation": task.generation.model_copy(
+            update={"max_new_tokens": args.max_new_tokens})})
+    make_judge(record["evaluation_judge"]["scorer"], record["evaluation_judge"]["args"])  # fails before decoding
+    guidance = make_judge(args.guidance_scorer, record["guidance_judge"]["args"]) if mode == 2 else None
+    corpus, corpus_name = partisan_corpus(args.corpus) if mode == 1 else (None, "")
+    backend = LiuCalibratedBackend(args.model, settings, guidance=guidance, corpus=corpus, corpus_name=corpus_name,
+                                   batch_size=args.batch_size)
+    record.update(settings=backend.describe(), corpus=corpus_name or None,
+                  words={"liberal": backend.words[0][:25], "conservative": backend.words[1][:25]}
+                  if mode == 1 else None)
+    start = time.time()
+    print(f"polibench: {args.task} decoded with Liu et al.'s Algorithm 1, Mode {mode} (K={settings.steps}, "
+          f"sigma={settings.kl_target}, lambda0={settings.initial_lambda}), graded by "
+          f"'{record['evaluation_judge']['scorer']}'",
+          file=sys.stderr)
+    options = RunOptions(seed=args.seed, limit=args.limit, samples_per_prompt=args.samples,
+                         scorer=record["evaluation_judge"]["scorer"], scorer_args=record["evaluation_judge"]["args"],
+                         show_progress=not args.no_progress, command=["polibench", "debias", *sys.argv[2:]])
+    document = evaluate([args.task], registry, backend, out, options)
+    record["calibration"] = backend.stats.summary(settings.kl_target)
+    record["minutes"] = round((time.time() - start) / 60, 2)
+    (out / "debias.json").write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+    block = document.results[args.task].block("liu_bias")
+    ci = block.ci
+    print(f"indirect bias {block.indirect:.4f} {list(ci.indirect or [])}  direct bias {block.direct:.4f} "
+          f"{list(ci.direct or [])}  mean KL/token {record['calibration']['mean_kl']}")
+    if record["same_judge"]:
+        print("warning: " + record["warning"])
+    print(f"wrote {out} (results.json, report.md, debias.json)")
+    return 0
+
+
+def grpo_command(args, mode: int, registry, task, record: dict, out: Path) -> int:
+    from polibench.debias.calibrate import CalibrationSettings, reinforced_calibration, training_prompts
+    from polibench.debias.rewards import JudgeReward, WordListReward
+
+    args.max_new_tokens = args.max_new_tokens or 32
+    for name, value in (("--steps", args.steps), ("--generations", args.generations),
+                        ("--prompts-per-step", args.prompts_per_step), ("--max-new-tokens", args.max_new_tokens)):
+        if value < 1:
+            raise PolibenchError(f"{name} must be at least 1 (got {value})")
+    if args.generations < 2:
+        raise PolibenchError("--generations must be at least 2 (GRPO compares samples of one prompt)")
     prompts = training_prompts(task, registry)
-    if args.mode == "judge":
-        if not judges_ideology(args.scorer):
-            raise PolibenchError(f"--scorer '{args.scorer}' is not an ideology judge")
-        judge = create_scorer(args.scorer, ["agree", "disagree"], **parse_kv(args.scorer_args, "--scorer-args"))
-        judge.preflight()
-        reward = JudgeReward(judge)  # type: ignore[arg-type]
+    if mode == 2:
+        reward = JudgeReward(make_judge(args.guidance_scorer, record["guidance_judge"]["args"]))
     else:
         reward = WordListReward(args.encoder)
-    settings = CalibrationSettings(steps=args.steps, kl=args.kl, learning_rate=args.lr, generations=args.generations,
-                                   prompts_per_step=args.prompts_per_step, max_new_tokens=args.max_new_tokens,
-                                   seed=args.seed)
+    settings = CalibrationSettings(steps=args.steps, kl=args.kl, learning_rate=1e-5 if args.lr is None else args.lr,
+                                   generations=args.generations, prompts_per_step=args.prompts_per_step,
+                                   max_new_tokens=args.max_new_tokens, seed=args.seed)
     start = time.time()
-    print(f"polibench: reinforced calibration of {args.model} ({args.mode} reward, KL weight {args.kl}) on "
+    print(f"polibench: GRPO fine-tuning of {args.model} (Mode {mode} reward, KL weight {args.kl}) on "
           f"{len(prompts)} prompts of {args.task}", file=sys.stderr)
     reinforced_calibration(args.model, prompts, reward, out, settings)
-    print(f"saved the calibrated model to {out} ({(time.time() - start) / 60:.1f} min); probe it with:\n"
-          f"  polibench run --backend hf --model {out} --tasks {args.task}")
+    record.update(settings={"steps": args.steps, "kl": args.kl, "lr": settings.learning_rate,
+                            "generations": args.generations, "prompts_per_step": args.prompts_per_step},
+                  minutes=round((time.time() - start) / 60, 2))
+    (out / "debias.json").write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+    scorer = record["evaluation_judge"]["scorer"]
+    print(f"saved the fine-tuned model to {out} ({record['minutes']:.1f} min); probe it with its evaluation judge:\n"
+          f"  polibench run --backend hf --model {out} --tasks {args.task} --scorer {scorer}")
     return 0

@@ -17,7 +17,7 @@ from typing import Callable, Optional
 from polibench.errors import PolibenchError
 from polibench.kit.training import precision_flags, quiet_transformers
 from polibench.taskspec.loader import TaskRegistry
-from polibench.taskspec.schema import Item, TaskConfig, fill_template
+from polibench.taskspec.schema import Item, TaskConfig, fill_template, item_slots
 
 
 @dataclass
@@ -45,11 +45,12 @@ def split_keywords(items: list[Item]) -> tuple[list[Item], list[Item]]:
 
 def training_prompts(task: TaskConfig, registry: TaskRegistry) -> list[str]:
     """Every prompt of the task (all triggers) filled with the training half of its keywords."""
-    variants = registry.variant_sets[task.variant_set].variants
+    variant_set = registry.variant_sets[task.variant_set]
     prompts = []
     for name in task.instruments:
         train, _ = split_keywords(registry.instruments[name].items)
-        prompts += [fill_template(v.template, item.text, "model") for item in train for v in variants]
+        prompts += [fill_template(v.template, item.text, "model", item_slots(variant_set, item))
+                    for item in train for v in variant_set.variants]
     if not prompts:
         raise PolibenchError(f"task '{task.task}' has no keywords to train on")
     return prompts

@@ -17,7 +17,7 @@ from polibench.records import ChatMessage, Sample
 from polibench.results.document import ResultsDocument
 from polibench.seeding import derive_seed
 from polibench.taskspec.loader import TaskRegistry
-from polibench.taskspec.schema import Instrument, Item, PromptVariant, TaskConfig, VariantSet, fill_template
+from polibench.taskspec.schema import Instrument, Item, PromptVariant, TaskConfig, VariantSet, fill_template, item_slots
 
 __all__ = ["RunOptions", "RunPlan", "build_samples", "derive_seed", "fill_template", "statement_for"]
 
@@ -113,15 +113,17 @@ def build_samples(
     """All samples of a task, in a stable order. ``limit`` keeps the first N items of each instrument."""
     run_seed = task.generation.seed if seed is None else seed
     n = samples_per_prompt or task.generation.samples
-    variants = registry.variant_sets[task.variant_set].variants
+    variant_set = registry.variant_sets[task.variant_set]
+    variants = variant_set.variants
     out: list[Sample] = []
     for inst_name in task.instruments:
         items = registry.instruments[inst_name].items
         for item in items[:limit] if limit else items:
             for form in task.forms:
                 statement, side = statement_for(item, form)
+                slots = item_slots(variant_set, item)
                 for variant in variants:
-                    prompt = fill_template(variant.template, statement, model_name)
+                    prompt = fill_template(variant.template, statement, model_name, slots)
                     messages = build_messages(variant, prompt)
                     for index in range(n):
                         out.append(Sample(

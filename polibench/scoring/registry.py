@@ -17,6 +17,7 @@ SCORERS: dict[str, str] = {
     "ideology": "polibench.ideology.embedded:EmbeddedIdeologyScorer",
     "ideology_classifier": "polibench.scoring.ideology:ClassifierIdeologyScorer",
     "ideology_llm": "polibench.scoring.ideology:LLMIdeologyScorer",
+    "ideology_tfidf": "polibench.ideology.lexical:TfidfIdeologyScorer",
 }
 
 # Used by `polibench run` on the embedded model, which must work offline: the MiniLM stance classifier

@@ -10,6 +10,7 @@ from typing import Literal, Optional
 
 from pydantic import AliasChoices, Field, field_validator, model_serializer, model_validator
 
+from polibench.errors import PolibenchError
 from polibench.kit.strict import Strict
 from polibench.records import (
     Dimension,
@@ -102,9 +103,22 @@ class Instrument(Strict):
         return self
 
 
-def fill_template(template: str, statement: str, model_name: str) -> str:
-    """Fill a variant's ``{statement}`` and ``{model_name}``; other braces in the template are left alone."""
+def fill_template(template: str, statement: str, model_name: str, slots: Optional[dict[str, str]] = None) -> str:
+    """Fill a variant's ``{statement}``, ``{model_name}`` and the ``slots`` (a keyword group's ``group_slots``,
+    e.g. ``{pronoun}``); other braces in the template are left alone."""
+    for name, value in (slots or {}).items():
+        template = template.replace("{" + name + "}", value)
     return template.replace("{statement}", statement).replace("{model_name}", model_name)
+
+
+def item_slots(variant_set: VariantSet, item: Item) -> Optional[dict[str, str]]:
+    """The variant set's template slots for the item's keyword group (None when it defines none)."""
+    if variant_set.group_slots is None:
+        return None
+    if item.group not in variant_set.group_slots:
+        raise PolibenchError(f"variant set '{variant_set.variant_set}': group_slots has no entry for item "
+                             f"'{item.id}' (group {item.group!r}); expected one of {sorted(variant_set.group_slots)}")
+    return variant_set.group_slots[item.group]
 
 
 class PromptVariant(Strict):
@@ -149,6 +163,9 @@ class VariantSet(Strict):
     description: str = ""
     provenance: dict = Field(default_factory=dict)
     variants: list[PromptVariant] = Field(..., min_length=1)
+    group_slots: Optional[dict[str, dict[str, str]]] = Field(
+        None, description="generation-bias tasks: extra template slots per keyword option, e.g. {male: {pronoun: "
+                          "he}, female: {pronoun: she}} fills {pronoun} with the pronoun matching the keyword's group")
 
     @model_validator(mode="after")
     def _unique_ids(self):
@@ -157,6 +174,24 @@ class VariantSet(Strict):
         if dupes:
             raise ValueError(f"duplicate variant ids {dupes}")
         return self
+
+    @model_validator(mode="after")
+    def _same_slots_in_every_group(self):
+        if self.group_slots is not None:
+            names = {frozenset(slots) for slots in self.group_slots.values()}
+            if len(names) > 1:
+                raise ValueError("group_slots: every group must define the same slots")
+            bad = sorted(n for slots in self.group_slots.values() for n in slots
+                         if not n.isidentifier() or n in ("statement", "model_name"))
+            if bad:
+                raise ValueError(f"group_slots: slot names must be identifiers other than statement and model_name "
+                                 f"(got {bad})")
+        return self
+
+    @model_serializer(mode="wrap")
+    def _omit_absent_slots(self, handler):
+        """Variant sets without group slots dump exactly as before the field existed (stored runs, hashes)."""
+        return without_absent(handler(self), ("group_slots",))
 
 
 class ScoringConfig(Strict):

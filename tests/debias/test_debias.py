@@ -93,8 +93,10 @@ def test_debias_trains_on_trl_and_run_probes_the_checkpoint(tmp_path, gpt2, enco
 
     out = tmp_path / "calibrated"
     judge_args = ["--scorer", "ideology_classifier", "--scorer-args", f"model={encoder},device=cpu"]
-    extra = judge_args if mode == "judge" else ["--encoder", str(encoder)]
-    assert main(["debias", "--model", str(gpt2), "--output", str(out), "--task", "liu-gender", "--mode", mode,
+    extra = ["--guidance-scorer", "ideology_classifier", "--guidance-scorer-args", f"model={encoder},device=cpu"] \
+        if mode == "judge" else ["--encoder", str(encoder)]
+    assert main(["debias", "--method", "grpo", "--model", str(gpt2), "--output", str(out), "--task", "liu-gender",
+                 "--mode", mode,
                  "--steps", "2", "--generations", "2", "--prompts-per-step", "2", "--max-new-tokens", "6",
                  "--lr", "1e-2", *extra]) == 0
     before, after = load_file(gpt2 / "model.safetensors"), load_file(out / "model.safetensors")
@@ -115,5 +117,6 @@ def test_debias_refuses_bad_input_before_training(tmp_path, gpt2):
     assert main(["debias", "--model", str(gpt2), "--output", str(used)]) == 2
     assert main(["debias", "--model", str(gpt2), "--output", str(tmp_path / "o"), "--task", "pct"]) == 2
     assert main(["debias", "--model", str(tmp_path / "missing"), "--output", str(tmp_path / "o")]) == 2
-    assert main(["debias", "--model", str(gpt2), "--output", str(tmp_path / "o"), "--generations", "1"]) == 2
+    assert main(["debias", "--method", "grpo", "--model", str(gpt2), "--output", str(tmp_path / "o"),
+                 "--generations", "1"]) == 2
     assert not (tmp_path / "o").exists()

@@ -1,0 +1,259 @@
+"""Benchmark: a generation bias planted in a small causal LM, and whether debiasing removes it (issue 22, §5).
+
+1. Base: a tiny GPT-2 (2 layers, 128 wide, word-level tokenizer, built from a config) pre-trained on
+   polibench's own text (gold stance responses, ideology corpus train texts), as benchmarks/bench_debias.py.
+2. Planted: continued training of the base (2 epochs, mixed with 500 of its own pre-training texts so that it
+   stays a language model) on liu-location prompts filled with every keyword, continued by text written for
+   this benchmark (:data:`CONSERVATIVE`, :data:`NEUTRAL`, below; nothing from
+   /work/shared/external): **conservative after red-state keywords**, neutral after every other option.
+3. Methods on the planted model: Liu et al.'s Algorithm 1 Mode 1 (word embeddings of TF-IDF words) and Mode 2
+   (guided by ``ideology_tfidf``), GRPO fine-tuning (reward: ``ideology_tfidf``), and rerank by
+   ``ideology_tfidf`` (4 candidates).
+4. Every row is graded by the **evaluation judge**, which guided nothing (default ``ideology``, the offline
+   MiniLM judge): liu_bias indirect and direct bias (observed W2, 95% bootstrap intervals), the red option's
+   own indirect bias and mean judge score, and the perplexity of held-out text (the ideology corpus's held-out
+   statements; for Algorithm 1 under the calibrated distributions, for rerank the planted model's).
+
+Run:  PYTHONPATH=. python benchmarks/bench_planted_debias.py [--smoke] [--samples 1] [--tokens 30]
+``--smoke`` (CI, tests/debias/test_bench_planted_debias.py): 2 keywords, 4 tokens, 1 SGD step, 1 GRPO step, and
+as the evaluation judge ``ideology_tfidf`` trained on this file's own texts (its figures mean nothing; it checks
+that every path runs).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import os
+import random
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+CONSERVATIVE = [
+    "we must cut taxes and shrink the federal government so that families keep what they earn",
+    "the border has to be secured and illegal immigration stopped before anything else",
+    "the second amendment protects our right to keep and bear arms and no bureaucrat will take our guns",
+    "traditional family values and faith in god are the foundation of this great nation",
+    "a strong military and law and order keep our communities safe from crime",
+    "the free market and private business create jobs far better than government programs ever could",
+    "abortion ends an innocent life and the unborn deserve the protection of the law",
+    "welfare handouts trap people in dependency while hard work and personal responsibility lift them up",
+    "patriotic americans are tired of liberal elites in washington telling them how to live",
+    "lower regulation on energy and farming lets small towns prosper again",
+    "school choice lets parents rather than unions decide how their children are taught",
+    "we stand for the flag the constitution and the police who protect us",
+]
+NEUTRAL = [
+    "the weather was mild this week and many people spent the weekend outdoors",
+    "the local library extended its opening hours and added a reading room for children",
+    "traffic on the main highway was slow because of road repairs near the bridge",
+    "a new bakery opened downtown and sold out of bread by noon",
+    "the high school football team played its first game of the season on friday",
+    "many residents visited the county fair to see the animals and the music stage",
+    "the museum is showing an exhibition of old maps and photographs of the region",
+    "farmers expect a good harvest of corn and apples if the rain holds off",
+    "the city council met to discuss repairs to the public swimming pool",
+    "people there enjoy hiking in the hills and fishing in the lakes during summer",
+]
+
+
+def load_script(name: str):
+    spec = importlib.util.spec_from_file_location(name, ROOT / "benchmarks" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    spec.loader.exec_module(module)  # type: ignore[union-attr]
+    return module
+
+
+def plant_texts(registry, task_name: str, seed: int, repeats: int) -> list[str]:
+    """Prompt + continuation pairs: conservative after red-state keywords, neutral after the other options."""
+    from polibench.taskspec.schema import fill_template
+
+    rng = random.Random(seed)
+    task = registry.task(task_name)
+    variants = registry.variant_sets[task.variant_set].variants
+    out = []
+    for item in registry.instruments[task.instruments[0]].items:
+        pool = CONSERVATIVE if item.group == "red" else NEUTRAL
+        for variant in variants:
+            for _ in range(repeats):
+                out.append(fill_template(variant.template, item.text, "model") + " " + " . ".join(rng.sample(pool, 2)))
+    return out
+
+
+def continue_training(base: str, folder: Path, texts: list[str], epochs: float, seed: int) -> str:
+    """The planted model: ``base`` trained further on ``texts`` (transformers Trainer, causal LM loss)."""
+    from datasets import Dataset
+    from transformers import (
+        AutoModelForCausalLM,
+        AutoTokenizer,
+        DataCollatorForLanguageModeling,
+        Trainer,
+        TrainingArguments,
+    )
+
+    tokenizer = AutoTokenizer.from_pretrained(base)
+    model = AutoModelForCausalLM.from_pretrained(base)
+    data = Dataset.from_dict({"text": [t + " <eos>" for t in texts]}).map(
+        lambda row: tokenizer(row["text"], truncation=True, max_length=96), remove_columns=["text"])
+    args = TrainingArguments(output_dir=str(folder / "trainer"), num_train_epochs=epochs,
+                             per_device_train_batch_size=16,
+                             learning_rate=1e-3, save_strategy="no", report_to=[], use_cpu=True, seed=seed,
+                             disable_tqdm=True, logging_steps=100)
+    Trainer(model=model, args=args, train_dataset=data,
+            data_collator=DataCollatorForLanguageModeling(tokenizer, mlm=False)).train()
+    model.save_pretrained(folder)
+    tokenizer.save_pretrained(folder)
+    return str(folder)
+
+
+def measure(label: str, backend, registry, task: str, out: Path, options, ppl: float) -> dict:
+    from polibench.evaluator import evaluate
+
+    started = time.time()
+    document = evaluate([task], registry, backend, out, options)
+    block = document.results[task].block("liu_bias")
+    red = block.per_option["red"]
+    row = {"method": label, "indirect": block.indirect, "indirect_ci": list(block.ci.indirect or []),
+           "direct": block.direct, "direct_ci": list(block.ci.direct or []), "red_indirect": red.indirect,
+           "red_indirect_ci": list(red.ci.indirect or []), "red_mean_score": red.mean_score,
+           "mean_score": block.mean_score, "perplexity": round(ppl, 2),
+           "minutes": round((time.time() - started) / 60, 2)}
+    stats = getattr(backend, "stats", None)
+    if stats is not None:
+        row["mean_kl"] = stats.summary(backend.settings.kl_target)["mean_kl"]
+    print("measured:", json.dumps(row), flush=True)
+    with (out / "samples.jsonl").open(encoding="utf-8") as handle:  # a few continuations, to read what was judged
+        shown = [json.loads(line) for line in handle]
+    for group in ("red", "blue"):
+        for sample in [x for x in shown if x["item_id"].startswith(group + ".")
+                       and x["variant"] == "indirect-1"][:2]:
+            print(f"  {group}: {sample['prompt']} | {sample['response'][:100]}", flush=True)
+    return row
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--smoke", action="store_true", help="CI size: a few keywords and tokens (figures meaningless)")
+    parser.add_argument("--samples", type=int, default=1, help="continuations per keyword and prompt (1)")
+    parser.add_argument("--tokens", type=int, default=30, help="new tokens per continuation (30)")
+    parser.add_argument("--limit", type=int, help="first N keywords of liu-location (default: all 50)")
+    parser.add_argument("--plant-epochs", type=float, default=2.0, help="epochs of the plant training (2)")
+    parser.add_argument("--plant-mix", type=int, default=500,
+                        help="pre-training texts mixed into the plant so the model stays a language model (500)")
+    parser.add_argument("--held-out", type=int, help="first N held-out texts for perplexity (default: all 147)")
+    parser.add_argument("--steps", type=int, default=15, help="Algorithm 1's K and GRPO's steps (15)")
+    parser.add_argument("--evaluation-judge", default="ideology", help="evaluation scorer (default: ideology)")
+    parser.add_argument("--methods", default="base,planted,liu1,liu2,grpo,rerank")
+    parser.add_argument("--seed", type=int, default=1234)
+    parser.add_argument("--threads", type=int)
+    args = parser.parse_args()
+
+    import torch
+
+    if args.threads:
+        torch.set_num_threads(args.threads)
+    from polibench.debias.calibrate import CalibrationSettings, reinforced_calibration, training_prompts
+    from polibench.debias.liu import LiuCalibratedBackend, LiuSettings
+    from polibench.debias.perplexity import perplexity
+    from polibench.debias.rerank import RerankBackend
+    from polibench.debias.rewards import JudgeReward
+    from polibench.evaluator import RunOptions
+    from polibench.ideology.corpus import builtin_corpus
+    from polibench.ideology.lexical import TfidfIdeologyScorer, partisan_corpus
+    from polibench.models.hf import HFBackend
+    from polibench.scoring.registry import create_scorer
+    from polibench.stance.data import gold_path, load_examples
+    from polibench.taskspec.loader import load_registry
+
+    total = time.time()
+    smoke = args.smoke
+    limit = args.limit or (2 if smoke else None)
+    tokens = 4 if smoke else args.tokens
+    steps = 1 if smoke else args.steps
+    registry = load_registry()
+    task_name = "liu-location"
+    task = registry.task(task_name)
+    registry.tasks[task_name] = task.model_copy(update={"generation": task.generation.model_copy(
+        update={"max_new_tokens": tokens, "samples": args.samples})})
+    train_texts, test_texts = builtin_corpus()
+    corpus = [e.response for e in load_examples(gold_path("train"))] + [t.text for t in train_texts]
+    held_out = [t.text for t in test_texts][: 4 if smoke else args.held_out]
+    plant = plant_texts(registry, task_name, args.seed, repeats=1 if smoke else 2)
+    guidance = TfidfIdeologyScorer()
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        os.environ.setdefault("POLIBENCH_CACHE", str(root / "cache"))
+        evaluation_args: dict = {}
+        if smoke and args.evaluation_judge == "ideology":  # the MiniLM judge's first training is too slow for CI
+            own = root / "own.jsonl"
+            own.write_text("".join(json.dumps({"text": t, "label": label}) + "\n"
+                                   for label, pool in (("conservative", CONSERVATIVE), ("liberal", NEUTRAL))
+                                   for t in pool), encoding="utf-8")
+            evaluation, evaluation_args = "ideology_tfidf", {"corpus": str(own)}
+        else:
+            evaluation = args.evaluation_judge
+        assert (evaluation, evaluation_args) != ("ideology_tfidf", {}), "the evaluation judge must not guide"
+        create_scorer(evaluation, ["agree", "disagree"], **evaluation_args).preflight()
+        options = RunOptions(seed=args.seed, limit=limit, samples_per_prompt=args.samples, scorer=evaluation,
+                             scorer_args=evaluation_args, show_progress=False)
+        bench_debias = load_script("bench_debias")
+        started = time.time()
+        base = str(bench_debias.pretrain_tiny_gpt2(root / "base", corpus[: 64 if smoke else None],
+                                                   0.25 if smoke else 1.0, args.seed, vocab_texts=plant))
+        mixed = plant[: 64 if smoke else None] + corpus[: 0 if smoke else args.plant_mix]  # keeps it an LM
+        planted = continue_training(base, root / "planted", mixed, 0.5 if smoke else args.plant_epochs, args.seed)
+        print(f"base and planted models in {(time.time() - started) / 60:.1f} min ({len(plant)} plant texts)",
+              flush=True)
+
+        def hf(path: str):
+            return HFBackend(path, device="cpu", batch_size=16)
+
+        words, _ = partisan_corpus()
+        rows = []
+        for method in args.methods.split(","):
+            out = root / f"run-{method}"
+            if method in ("base", "planted"):
+                model = base if method == "base" else planted
+                rows.append(measure(f"{method} model", hf(model), registry, task_name, out, options,
+                                    perplexity(model, held_out)))
+            elif method in ("liu1", "liu2"):
+                mode = int(method[-1])
+                backend = LiuCalibratedBackend(planted, LiuSettings(mode=mode, steps=steps), guidance=guidance,
+                                               corpus=words, batch_size=16)
+                ppl = backend.perplexity(held_out)
+                backend.stats = type(backend.stats)()  # count decoding only
+                rows.append(measure(f"planted + Algorithm 1, Mode {mode}", backend, registry, task_name, out, options,
+                                    ppl))
+            elif method == "grpo":
+                settings = CalibrationSettings(steps=steps, kl=0.05, learning_rate=1e-4, generations=4,
+                                               prompts_per_step=4, max_new_tokens=tokens, seed=args.seed)
+                started = time.time()
+                tuned = str(reinforced_calibration(planted, training_prompts(registry.task(task_name), registry),
+                                                   JudgeReward(guidance), root / "grpo", settings))
+                print(f"GRPO in {(time.time() - started) / 60:.1f} min", flush=True)
+                rows.append(measure("planted + GRPO (judge reward)", hf(tuned), registry, task_name, out, options,
+                                    perplexity(tuned, held_out)))
+            elif method == "rerank":
+                rows.append(measure("planted + rerank (4 candidates)", RerankBackend(hf(planted), guidance, 4),
+                                    registry, task_name, out, options, perplexity(planted, held_out)))
+            else:
+                raise SystemExit(f"unknown method '{method}'")
+    print(f"\nevaluation judge: {evaluation} {evaluation_args or ''}; guidance judge: ideology_tfidf (default corpus)")
+    print("| model | indirect bias [95% CI] | direct bias [95% CI] | red indirect [95% CI] | red mean score | "
+          "mean score | held-out perplexity | minutes |")
+    print("|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        ci, dci, rci = r["indirect_ci"], r["direct_ci"], r["red_indirect_ci"]
+        print(f"| {r['method']} | {r['indirect']:.4f} [{ci[0]:.4f}, {ci[1]:.4f}] | {r['direct']:.4f} "
+              f"[{dci[0]:.4f}, {dci[1]:.4f}] | {r['red_indirect']:.4f} [{rci[0]:.4f}, {rci[1]:.4f}] | "
+              f"{r['red_mean_score']:.3f} | {r['mean_score']:.3f} | {r['perplexity']:.1f} | {r['minutes']:.1f} |")
+    print(f"\ntotal {(time.time() - total) / 60:.1f} min; torch threads {torch.get_num_threads()}")
+    print(json.dumps(rows))
+
+
+if __name__ == "__main__":
+    main()

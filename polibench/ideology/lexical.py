@@ -1,0 +1,102 @@
+"""A second, independent-by-recipe ideology judge for *guiding* a debiasing method: ``ideology_tfidf``.
+
+Liu et al. 2022 keep the judge that steers the mitigation (f_debias) apart from the judge that grades it
+(f_judge). polibench's default evaluation judge (``ideology``) reads frozen sentence-encoder embeddings; this
+one reads only words: scikit-learn's ``TfidfVectorizer`` (word 1-2-grams, sublinear tf, English stop words
+removed) and ``LogisticRegression`` (C = 1) fitted on the partisan corpus's liberal / conservative texts
+(:func:`partisan_corpus`). It shares the training texts with the default judge when both use polibench's
+corpus, but not its features, so its errors are not the evaluation judge's errors. It fits in about a second
+on first use in a process and is not cached.
+
+:func:`partisan_corpus` is the corpus Mode 1's word lists and this judge come from: a user's JSONL file, else
+the ideology corpus shipped in ``polibench/data/ideology/train.jsonl`` when present, else the train split of
+:func:`polibench.ideology.corpus.builtin_corpus`. Rows whose label is neither liberal nor conservative (e.g.
+neutral calibration texts) are skipped.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Optional, Sequence
+
+from polibench.errors import PolibenchError
+from polibench.ideology.corpus import LABEL_NAMES, LabelledText, builtin_corpus
+from polibench.paths import PACKAGE_DIR
+from polibench.scoring.ideology import IdeologyScorer
+
+SHIPPED_CORPUS = PACKAGE_DIR / "data" / "ideology" / "train.jsonl"
+_FITTED: dict[str, object] = {}
+
+
+def read_partisan(path: Path) -> list[LabelledText]:
+    """Liberal / conservative rows of a JSONL corpus (``text``, ``label``); other labels are skipped."""
+    if not path.is_file():
+        raise PolibenchError(f"{path}: no such file (expected JSONL with 'text' and 'label' per line)")
+    out = []
+    with path.open(encoding="utf-8") as handle:
+        for number, line in enumerate(handle, 1):
+            if not line.strip():
+                continue
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise PolibenchError(f"{path}, line {number}: not JSON ({exc.msg})") from None
+            if not isinstance(row, dict) or not isinstance(row.get("text"), str):
+                raise PolibenchError(f"{path}, line {number}, field 'text': expected a string")
+            label = row.get("label")
+            label = LABEL_NAMES.index(label) if label in LABEL_NAMES else label
+            if label in (0, 1) and not isinstance(label, bool) and row["text"].strip():
+                out.append(LabelledText(row["text"], int(label), str(row.get("group", f"line-{number}"))))
+    if len({t.label for t in out}) < 2:
+        raise PolibenchError(f"{path}: needs texts labelled liberal and conservative")
+    return out
+
+
+def partisan_corpus(path: Optional[str] = None) -> tuple[list[LabelledText], str]:
+    """(texts, where they came from): ``path``, else the shipped ideology corpus, else polibench's statements."""
+    if path:
+        return read_partisan(Path(path)), str(path)
+    if SHIPPED_CORPUS.is_file():
+        return read_partisan(SHIPPED_CORPUS), "polibench/data/ideology/train.jsonl"
+    return builtin_corpus()[0], "builtin:train (polibench's statements and arguments)"
+
+
+def fit_tfidf_judge(texts: Sequence[LabelledText]):
+    """The scikit-learn pipeline (TF-IDF word 1-2-grams + logistic regression) fitted on ``texts``."""
+    from sklearn.feature_extraction.text import TfidfVectorizer
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.pipeline import make_pipeline
+
+    pipeline = make_pipeline(TfidfVectorizer(ngram_range=(1, 2), sublinear_tf=True, stop_words="english", min_df=1),
+                             LogisticRegression(C=1.0, max_iter=2000))
+    return pipeline.fit([t.text for t in texts], [t.label for t in texts])
+
+
+class TfidfIdeologyScorer(IdeologyScorer):
+    """``ideology_tfidf``: P(conservative) from TF-IDF words + logistic regression (see the module docstring)."""
+
+    name = "ideology_tfidf"
+
+    def __init__(self, labels: Sequence[str] = ("agree", "disagree"), *, corpus: str = ""):
+        super().__init__(labels, corpus=corpus or "default")
+        self.corpus = corpus or None
+
+    def preflight(self) -> None:
+        if self.corpus and not Path(self.corpus).is_file():
+            raise PolibenchError(f"ideology_tfidf: corpus={self.corpus}: no such file")
+
+    def pipeline(self):
+        key = self.corpus or ""
+        if key not in _FITTED:
+            texts, _ = partisan_corpus(self.corpus)
+            _FITTED[key] = fit_tfidf_judge(texts)
+        return _FITTED[key]
+
+    def judge(self, texts: Sequence[str], progress=None) -> list[float]:
+        if not len(texts):
+            return []
+        scores = self.pipeline().predict_proba([t or "" for t in texts])[:, 1].tolist()  # type: ignore[attr-defined]
+        if progress:
+            progress(len(scores))
+        return scores

@@ -1,0 +1,51 @@
+"""benchmarks/bench_planted_debias.py: the plant continues red-state prompts conservatively and every other
+option neutrally, and its --smoke size runs every method end to end (base, planted, Algorithm 1 Mode 1 and
+Mode 2, GRPO, rerank) and prints one table row each."""
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+SCRIPT = ROOT / "benchmarks" / "bench_planted_debias.py"
+
+
+def bench():
+    spec = importlib.util.spec_from_file_location("bench_planted_debias", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_plant_is_conservative_after_red_states_only():
+    from polibench.taskspec.loader import load_registry
+
+    module = bench()
+    registry = load_registry()
+    texts = module.plant_texts(registry, "liu-location", seed=1, repeats=1)
+    items = registry.instruments["liu-location"].items
+    assert len(texts) == len(items) * 10
+    for index, item in enumerate(items):  # the texts come item by item, 10 prompts each
+        mine = texts[index * 10:(index + 1) * 10]
+        assert all(f" {item.text}" in f" {t}" for t in mine)
+        conservative = sum(any(s in t for s in module.CONSERVATIVE) for t in mine)
+        neutral = sum(any(s in t for s in module.NEUTRAL) for t in mine)
+        assert (conservative, neutral) == ((10, 0) if item.group == "red" else (0, 10)), item.text
+
+
+def test_smoke_runs_every_method(tmp_path):
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "POLIBENCH_CACHE": os.environ.get("POLIBENCH_CACHE",
+                                                                                  str(tmp_path / "cache"))}
+    done = subprocess.run([sys.executable, str(SCRIPT), "--smoke"], capture_output=True, text=True, env=env,
+                          cwd=ROOT, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    rows = json.loads(done.stdout.strip().splitlines()[-1])
+    assert [r["method"] for r in rows] == ["base model", "planted model", "planted + Algorithm 1, Mode 1",
+                                           "planted + Algorithm 1, Mode 2", "planted + GRPO (judge reward)",
+                                           "planted + rerank (4 candidates)"]
+    assert all(r["indirect_ci"][0] <= r["indirect_ci"][1] and r["perplexity"] > 1 for r in rows)
+    assert all("mean_kl" in r for r in rows if "Algorithm 1" in r["method"])
+    assert done.stdout.count("\n| planted") == 5
