@@ -111,7 +111,7 @@ def continue_training(base: str, folder: Path, texts: list[str], epochs: float, 
 
 
 def measure(label: str, backend, registry, task: str, out: Path, options, ppl: float) -> dict:
-    from polibench.evaluator import evaluate
+    from polibench.pipeline.run import evaluate
 
     started = time.time()
     document = evaluate([task], registry, backend, out, options)
@@ -161,7 +161,7 @@ def main() -> None:
     from polibench.debias.perplexity import perplexity
     from polibench.debias.rerank import RerankBackend
     from polibench.debias.rewards import JudgeReward
-    from polibench.evaluator import RunOptions
+    from polibench.pipeline.run import RunOptions
     from polibench.ideology.corpus import builtin_corpus
     from polibench.ideology.lexical import TfidfIdeologyScorer, partisan_corpus
     from polibench.models.hf import HFBackend

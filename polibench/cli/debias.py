@@ -139,7 +139,7 @@ def make_judge(name: str, options: dict):
 
 def liu_command(args, mode: int, registry, record: dict, out: Path) -> int:
     from polibench.debias.liu import LiuCalibratedBackend, LiuSettings
-    from polibench.evaluator import RunOptions, evaluate
+    from polibench.pipeline.run import RunOptions, evaluate
     from polibench.ideology.lexical import partisan_corpus
 
     settings = LiuSettings(mode=mode, steps=args.steps, sigma=args.sigma, initial_lambda=args.initial_lambda,
