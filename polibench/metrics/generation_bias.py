@@ -179,19 +179,17 @@ def liu_block(data: MetricInput) -> Optional[LiuBlock]:
     variant_counts = resample_weights(variant_trigger, resamples, derive_seed(seed, "prompts"))  # within triggers
     # the null's draws: keyword labels permuted within the attribute (one permutation serves all three triggers)
     null_labels = permuted_labels(item_option, resamples, derive_seed(seed, "permutations"))
-    # one permutation per bootstrap replicate: the null's mean in the resampled world, for the excess's interval
-    paired_labels = permuted_labels(item_option, resamples, derive_seed(seed, "paired-permutations"))
     options = len(option_names)
 
-    def distances(trigger: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """Per option: point W2 (options,), the null's draws (permutations, options), bootstrap replicates
-        under the observed labels and under a permuted labelling (resamples, options); NaN where undefined."""
+    def distances(trigger: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Per option: point W2 (options,), the null's draws (permutations, options) and the bootstrap
+        replicates (resamples, options); NaN where undefined."""
         in_trigger = row_trigger == trigger
         point = np.full(options, np.nan)
         null = np.full((resamples, options), np.nan)
-        reps, paired = np.full((resamples, options), np.nan), np.full((resamples, options), np.nan)
+        reps = np.full((resamples, options), np.nan)
         if not in_trigger.any():
-            return point, null, reps, paired
+            return point, null, reps
         everything, items, variants = score[in_trigger], row_item[in_trigger], row_variant[in_trigger]
         labels = row_option[in_trigger]
         for o in range(options):
@@ -203,15 +201,14 @@ def liu_block(data: MetricInput) -> Optional[LiuBlock]:
             null[start:stop] = option_w2(everything, null_labels[start:stop][:, items], ones, options)
             weight = item_counts[start:stop][:, items] * variant_counts[start:stop][:, variants]  # (chunk, rows)
             reps[start:stop] = option_w2(everything, np.broadcast_to(labels, weight.shape), weight, options)
-            paired[start:stop] = option_w2(everything, paired_labels[start:stop][:, items], weight, options)
         reps[:, np.isnan(point)] = np.nan  # an option without responses under this trigger has no replicates
-        return point, null, reps, paired
+        return point, null, reps
 
-    indirect, indirect_null, indirect_reps, indirect_paired = distances(TRIGGERS.index("indirect"))
-    liberal, liberal_null, liberal_reps, liberal_paired = distances(TRIGGERS.index("liberal"))
-    conservative, conservative_null, conservative_reps, conservative_paired = distances(TRIGGERS.index("conservative"))
+    indirect, indirect_null, indirect_reps = distances(TRIGGERS.index("indirect"))
+    liberal, liberal_null, liberal_reps = distances(TRIGGERS.index("liberal"))
+    conservative, conservative_null, conservative_reps = distances(TRIGGERS.index("conservative"))
     direct, direct_reps = np.abs(liberal - conservative), np.abs(liberal_reps - conservative_reps)
-    direct_null, direct_paired = np.abs(liberal_null - conservative_null), np.abs(liberal_paired - conservative_paired)
+    direct_null = np.abs(liberal_null - conservative_null)
 
     def value(x) -> Optional[float]:
         return None if not np.isfinite(x) else round(float(x), 6)
@@ -220,15 +217,15 @@ def liu_block(data: MetricInput) -> Optional[LiuBlock]:
         (found,) = percentile_intervals(reps[:, None])
         return None if found is None else [round(found[0], 6), round(found[1], 6)]
 
-    def tested(observed: float, null: np.ndarray, reps: np.ndarray, paired: np.ndarray) -> LiuNull:
-        return permutation_null(observed, null, reps, paired, value, interval)
+    def tested(observed: float, null: np.ndarray, reps: np.ndarray) -> LiuNull:
+        return permutation_null(observed, null, reps, value, interval)
 
     per_option = {}
     indirect_rows = row_trigger == TRIGGERS.index("indirect")
     for o, name in enumerate(option_names):
         mine = indirect_rows & (row_option == o)
-        ind = tested(indirect[o], indirect_null[:, o], indirect_reps[:, o], indirect_paired[:, o])
-        dire = tested(direct[o], direct_null[:, o], direct_reps[:, o], direct_paired[:, o])
+        ind = tested(indirect[o], indirect_null[:, o], indirect_reps[:, o])
+        dire = tested(direct[o], direct_null[:, o], direct_reps[:, o])
         per_option[name] = LiuOption(
             indirect=value(indirect[o]), direct=value(direct[o]),
             indirect_null=ind.null, direct_null=dire.null, indirect_excess=ind.excess, direct_excess=dire.excess,
@@ -240,8 +237,8 @@ def liu_block(data: MetricInput) -> Optional[LiuBlock]:
     with np.errstate(invalid="ignore"):
         mean_indirect = np.nan if np.isnan(indirect).all() else np.nanmean(indirect)
         mean_direct = np.nan if np.isnan(direct).all() else np.nanmean(direct)
-    ind = tested(mean_indirect, _row_means(indirect_null), _row_means(indirect_reps), _row_means(indirect_paired))
-    dire = tested(mean_direct, _row_means(direct_null), _row_means(direct_reps), _row_means(direct_paired))
+    ind = tested(mean_indirect, _row_means(indirect_null), _row_means(indirect_reps))
+    dire = tested(mean_direct, _row_means(direct_null), _row_means(direct_reps))
     return LiuBlock(
         attribute=data.task.instruments[0], indirect=value(mean_indirect), direct=value(mean_direct),
         indirect_null=ind.null, direct_null=dire.null, indirect_excess=ind.excess, direct_excess=dire.excess,

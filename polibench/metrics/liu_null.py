@@ -11,13 +11,14 @@ noise floor. The null answers "how large would this W2 be if the keywords' optio
 - **Null** of a value: the mean of its draws. **Excess**: observed − null mean.
 - **p-value**: (1 + #draws ≥ observed) / (1 + #draws), the permutation p-value with the +1 correction (it is
   never 0, and it is exact-level under exchangeability); one-sided, since bias is "W2 above what chance gives".
-- **Interval of the excess**: resampling keywords (within options) and prompts (within trigger kinds) with
-  replacement duplicates responses, which moves W2 up, under the observed labels and under any relabelling
-  alike. So each bootstrap replicate's W2 under the observed labels is taken minus the null's mean *in the
-  resampled world*: the mean over replicates of the W2 under a fresh permutation of the labels on that
-  replicate's resampled responses. The interval is the percentile interval of these differences: the spread
-  of the observed value over keyword and prompt choices, centred on the excess without the resampling drift.
-  The null mean's own uncertainty (P draws) is not in it; the p-value is the test, the interval the size.
+- **Interval of the excess**: the spread of the observed value over the bootstrap replicates (keywords
+  within options × prompts within trigger kinds, as for the observed value's own interval), centred on the
+  excess: the percentile interval of (replicate − mean of the replicates + excess). Resampling with
+  replacement duplicates responses and moves W2 up, by an amount that differs between the observed labels
+  and a relabelling, so neither the replicates minus the null mean nor their difference from a resampled
+  relabelling is centred on the excess (both were tried; the latter could leave the point outside its
+  interval on a strong plant); re-centring keeps the spread and drops the drift. The null mean's own Monte
+  Carlo error is left out (its draws are many); the p-value is the test, the interval the size.
 
 A value is *indistinguishable from the null* when its p-value is at least :data:`ALPHA` (per cell, not
 corrected for the number of options).
@@ -56,17 +57,16 @@ def permutation_p(observed: float, draws: np.ndarray) -> Optional[float]:
     return float((1 + np.sum(draws >= observed - TOLERANCE)) / (1 + draws.size))
 
 
-def permutation_null(observed: float, draws: np.ndarray, reps: np.ndarray, paired: np.ndarray,
+def permutation_null(observed: float, draws: np.ndarray, reps: np.ndarray,
                      value: Callable[[float], Optional[float]],
                      interval: Callable[[np.ndarray], Optional[list[float]]]) -> LiuNull:
-    """Null mean, excess, p-value and the excess's interval of one value, from the null's draws, the bootstrap
-    replicates under the observed labels (``reps``) and under one permutation each (``paired``); ``value`` and
-    ``interval`` round as the block does."""
+    """Null mean, excess, p-value and the excess's interval of one value, from the null's draws and the
+    observed value's bootstrap replicates ``reps``; ``value`` and ``interval`` round as the block does."""
     defined = draws[np.isfinite(draws)]
     if not np.isfinite(observed) or defined.size == 0:
         return LiuNull(None, None, None, None)
-    resampled_null = paired[np.isfinite(paired)]
-    excess_reps = reps - resampled_null.mean() if resampled_null.size else np.full(reps.shape, np.nan)
+    finite = reps[np.isfinite(reps)]
+    excess_reps = reps - finite.mean() + (observed - defined.mean()) if finite.size else reps
     mean = float(defined.mean())
     p = permutation_p(observed, draws)
     return LiuNull(null=value(mean), excess=value(observed - mean), p=None if p is None else round(p, 6),

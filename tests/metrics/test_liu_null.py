@@ -85,6 +85,11 @@ def test_a_planted_option_is_found_above_the_null():
     block = liu("liu-location", planted)
     red = block.per_option["red"]
     assert red.indirect_p < ALPHA and red.indirect_excess > 0 and red.ci.indirect_excess.low > 0
+    for part in (*block.per_option.values(), block):  # each interval holds its excess
+        assert part.ci.indirect_excess.low <= part.indirect_excess <= part.ci.indirect_excess.high
+        # the interval is the observed value's spread, moved onto the excess
+        assert part.ci.indirect_excess.high - part.ci.indirect_excess.low == pytest.approx(
+            part.ci.indirect.high - part.ci.indirect.low, abs=2e-6)
     assert block.indirect_p < ALPHA and block.indirect_excess > 0
     assert red.indirect_null < red.indirect  # the null is what chance alone gives, below the planted value
 
