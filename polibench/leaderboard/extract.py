@@ -54,7 +54,7 @@ def _generation_bias(block: Optional[LiuBlock]) -> dict[str, dict[str, Metric]]:
         return {}
     parts = {"overall": block, **block.per_option}
     return {name: {key: found for key in LIU_KEYS if (found := metric(part, key)) is not None
-                   and found.value is not None}
+                   and (found.value is not None or key in ("indirect", "direct"))}  # runs before the null: none
             for name, part in parts.items()}
 
 

@@ -52,3 +52,16 @@ def test_option_table_carries_the_null_columns(block):
     part = block.per_option["red"]
     assert red[5] == f"{part.indirect_null:.3f}" and red[7] == f"{part.indirect_p:.3f}"
     assert (NULL_MARK in red[10]) == (NULL_MARK in red[8]) == (part.direct_p >= ALPHA)
+
+
+def test_a_block_written_before_the_null_still_renders(block):
+    from polibench.leaderboard.extract import _generation_bias
+    from polibench.metrics.generation_bias import LiuBlock
+
+    fields = ("indirect_null", "direct_null", "indirect_excess", "direct_excess", "indirect_p", "direct_p")
+    old = LiuBlock.model_validate({k: v for k, v in block.model_dump().items() if k not in fields + ("permutations",)}
+                                  | {"per_option": {}, "ci": {"indirect": block.ci.indirect, "direct": block.ci.direct}})
+    lines = table5({"liu-location": old}, "m")
+    assert not any(NULL_MARK in line for line in lines if line.startswith("| m"))
+    assert "| m, permutation null | – |" in "\n".join(lines)
+    assert set(_generation_bias(old)["overall"]) == {"indirect", "direct"}
