@@ -59,8 +59,9 @@ def test_a_block_written_before_the_null_still_renders(block):
     from polibench.metrics.generation_bias import LiuBlock
 
     fields = ("indirect_null", "direct_null", "indirect_excess", "direct_excess", "indirect_p", "direct_p")
-    old = LiuBlock.model_validate({k: v for k, v in block.model_dump().items() if k not in fields + ("permutations",)}
-                                  | {"per_option": {}, "ci": {"indirect": block.ci.indirect, "direct": block.ci.direct}})
+    kept = {k: v for k, v in block.model_dump().items() if k not in fields + ("permutations",)}
+    old = LiuBlock.model_validate(kept | {"per_option": {}, "ci": {"indirect": block.ci.indirect,
+                                                                   "direct": block.ci.direct}})
     lines = table5({"liu-location": old}, "m")
     assert not any(NULL_MARK in line for line in lines if line.startswith("| m"))
     assert "| m, permutation null | – |" in "\n".join(lines)
