@@ -8,7 +8,7 @@ from liu_controls import JUDGES, run_control
 
 from polibench.metrics.liu_null import ALPHA
 
-LIMIT, SAMPLES = 24, 2  # 6 keywords of each of the 4 location options x 10 prompts x 2 samples = 480 responses
+LIMIT, SAMPLES = 24, 2  # 7 blue, 7 red, 3 leaning-blue, 7 leaning-red keywords x 10 prompts x 2 samples
 # The offline default judge of issue 13 (cache key of its training texts + recipe + encoder): held-out accuracy
 # 0.54 on PCT/WVS statements, scores within 0.35-0.65. It does not tell the planted conservative texts from the
 # liberal ones (docs/generation-bias.md, "Positive controls"), so with it these controls are expected to fail;
