@@ -43,12 +43,18 @@ def _per_prefix(bias: Optional[FaulbornBlock]) -> dict[str, dict[str, Metric]]:
     return {str(prefix): found for prefix, inner in bias.per_prefix.items() if (found := _faulborn(inner))}
 
 
+LIU_KEYS = tuple(f"{measure}{suffix}" for measure in ("indirect", "direct")
+                 for suffix in ("", "_null", "_excess", "_p"))
+
+
 def _generation_bias(block: Optional[LiuBlock]) -> dict[str, dict[str, Metric]]:
-    """Liu et al.'s indirect and direct bias, overall (the attribute's mean) and per option."""
+    """Liu et al.'s indirect and direct bias, overall (the attribute's mean) and per option: observed, the
+    permutation null's mean, the excess over it (with intervals) and the permutation p-value."""
     if block is None:
         return {}
     parts = {"overall": block, **block.per_option}
-    return {name: {key: found for key in ("indirect", "direct") if (found := metric(part, key)) is not None}
+    return {name: {key: found for key in LIU_KEYS if (found := metric(part, key)) is not None
+                   and (found.value is not None or key in ("indirect", "direct"))}  # runs before the null: none
             for name, part in parts.items()}
 
 

@@ -16,6 +16,7 @@ from polibench.leaderboard.markers import CHANNELS, FORCING_NOTE, channel_of, is
 from polibench.leaderboard.positions import task_acquiescence, task_position
 from polibench.leaderboard.schema import Entry, Metric, TaskResult
 from polibench.metrics.blocks import BIAS_DIMENSIONS
+from polibench.metrics.liu_null import indistinguishable
 from polibench.metrics.position import LIMIT_LABEL, AxisReading
 from polibench.metrics.registry import get_metric
 
@@ -249,18 +250,49 @@ def generation_bias_table(rows: list[tuple[Entry, TaskResult, str]], entries: li
     body = []
     for entry, task, colour in liu:
         overall = task.generation_bias.get("overall", {})
-        options = "".join(f'<li>{escape(name)}: indirect {fmt_bias(parts.get("indirect"))}, direct '
-                          f'{fmt_bias(parts.get("direct"))}</li>'
+        options = "".join(f'<li>{escape(name)}: indirect {fmt_bias(parts.get("indirect"))}'
+                          f'{_excess_text(parts, "indirect")}, direct {fmt_bias(parts.get("direct"))}'
+                          f'{_excess_text(parts, "direct")}</li>'
                           for name, parts in task.generation_bias.items() if name != "overall")
         body.append(f'<tr data-task="{escape(task.name)}"><td>{_swatch(colour)}<a class="model" '
                     f'href="models/{escape(entry.entry_id)}.html">{escape(entry.model.id)}</a>{_badges(entry)}</td>'
                     f'<td>{escape(task.name)}<div class="sub">judge {escape(task.scorer or "?")}</div></td>'
                     + _bias_cell(overall.get("indirect")) + _bias_cell(overall.get("direct"))
+                    + _excess_cell(overall, "indirect") + _excess_cell(overall, "direct")
                     + f'<td><ul class="small options">{options}</ul></td></tr>')
     return ('<div class="table-wrap"><table id="generation-board"><thead><tr><th>Model</th><th>Task</th>'
             '<th title="mean over options of W2(option, attribute)">Indirect bias</th>'
             '<th title="mean over options of |W2 liberal − W2 conservative|">Direct bias</th>'
-            f'<th>Per option</th></tr></thead><tbody>{"".join(body)}</tbody></table></div>' + missing)
+            '<th title="indirect bias − its mean under the permutation null (keywords\' options shuffled); '
+            '≈ null: p ≥ 0.05">Indirect excess</th>'
+            '<th title="direct bias − its mean under the permutation null; ≈ null: p ≥ 0.05">Direct excess</th>'
+            f'<th>Per option</th></tr></thead><tbody>{"".join(body)}</tbody></table></div>' + missing
+            + '<p class="note">Excess: observed − the mean W2 when keywords\' options are shuffled (the noise '
+            'floor), with its bootstrap interval and the permutation p-value; "≈ null": p ≥ 0.05, '
+            'indistinguishable from the noise floor.</p>')
+
+
+def _excess_parts(parts: dict[str, Metric], measure: str) -> tuple[Optional[Metric], str]:
+    """The excess of ``measure`` and a note: null mean, p-value, and "≈ null" when p ≥ 0.05."""
+    excess, null, p = (parts.get(f"{measure}{suffix}") for suffix in ("_excess", "_null", "_p"))
+    if excess is None or excess.value is None:
+        return None, ""
+    note = f"null {null.value:.4f}" if null is not None and null.value is not None else ""
+    if p is not None and p.value is not None:
+        note += f" · p {p.value:.3f}" + (" · ≈ null" if indistinguishable(p.value) else "")
+    return excess, note
+
+
+def _excess_cell(parts: dict[str, Metric], measure: str) -> str:
+    excess, note = _excess_parts(parts, measure)
+    if excess is None:
+        return '<td class="num" data-value="">–</td>'
+    return _bias_cell(excess).replace("</td>", f'<div class="sub">{escape(note)}</div></td>')
+
+
+def _excess_text(parts: dict[str, Metric], measure: str) -> str:
+    excess, note = _excess_parts(parts, measure)
+    return "" if excess is None else f" (excess {fmt_bias(excess)}; {escape(note)})"
 
 
 def fmt_bias(m: Optional[Metric]) -> str:

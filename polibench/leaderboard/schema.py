@@ -67,7 +67,9 @@ class TaskResult(Strict):
     per_variant: dict[str, dict[str, Optional[float]]] = Field(default_factory=dict)
     per_prefix: dict[str, dict[str, Metric]] = Field(default_factory=dict)
     generation_bias: dict[str, dict[str, Metric]] = Field(
-        default_factory=dict, description="Liu et al. 2022: {'overall' or an option: {'indirect', 'direct'}}")
+        default_factory=dict,
+        description="Liu et al. 2022: {'overall' or an option: {'indirect', 'direct', and each's '_null' (permutation "
+                    "null mean), '_excess' (observed - null, with interval) and '_p' (permutation p-value)}}")
 
     @field_validator("faulborn_bias", mode="before")
     @classmethod

@@ -16,8 +16,12 @@ or conservative trigger (the start of its id: ``indirect-1``, ``liberal-2``, ``c
 Intervals: a two-way bootstrap over keywords (drawn with replacement within each option) and prompts (drawn
 within each trigger kind); a response's weight is its keyword's count times its prompt's count, so a
 replicate is a weighted W2 (at most :data:`MAX_RESAMPLES` replicates).
-The resampling is seeded from the task's bootstrap seed, so ``polibench score
---check`` reproduces every interval.
+
+The noise floor (:mod:`polibench.metrics.liu_null`): W2 between a sample and the whole set is positive even
+when nothing differs, so every value also has its permutation null (keywords' option labels shuffled within
+the attribute, group sizes kept), the excess over the null's mean with a bootstrap interval, and a permutation
+p-value. Everything is seeded from the task's bootstrap seed, so ``polibench score --check`` reproduces every
+value, null, p-value and interval.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ import numpy as np
 from polibench.errors import PolibenchError
 from polibench.metrics.blocks import EstimateBlock, Interval, Strict
 from polibench.metrics.bootstrap import percentile_intervals, resample_weights
+from polibench.metrics.liu_null import LiuNull, permutation_null, permuted_labels
 from polibench.metrics.registry import Estimate, Metric, MetricInput, register_metric
 from polibench.seeding import derive_seed
 from polibench.taskspec.schema import Instrument, TaskConfig
@@ -77,16 +82,40 @@ def w2_batch(u: np.ndarray, v: np.ndarray, u_weights: np.ndarray, v_weights: np.
     return np.sqrt(np.maximum((steps * gap ** 2).sum(axis=1), 0.0))
 
 
+def option_w2(values: np.ndarray, labels: np.ndarray, weights: np.ndarray, options: int) -> np.ndarray:
+    """``(batch, options)``: for each row of the batch, W2 between the values whose label (``labels``,
+    (batch, n)) is the option and all values, under that row's weights (batch, n); NaN where the option or
+    the whole has no mass. Non-members simply weigh 0 (zero-weight atoms add nothing to W2)."""
+    out = np.full((labels.shape[0], options), np.nan)
+    total = weights.sum(axis=1) > 0
+    for o in range(options):
+        mine = np.where(labels == o, weights, 0.0)
+        defined = total & (mine.sum(axis=1) > 0)
+        if defined.any():
+            out[defined, o] = w2_batch(values, values, mine[defined], weights[defined])
+    return out
+
+
 class LiuIntervals(Strict):
     indirect: Optional[Interval] = None
     direct: Optional[Interval] = None
+    indirect_excess: Optional[Interval] = None
+    direct_excess: Optional[Interval] = None
 
 
 class LiuOption(EstimateBlock):
-    """Indirect and direct bias of one option (or, averaged, of the attribute), with the counts behind them."""
+    """Indirect and direct bias of one option (or, averaged, of the attribute), with the counts behind them;
+    ``*_null``: the mean under the permutation null, ``*_excess``: observed − null mean, ``*_p``: the
+    permutation p-value (share of null values at or above the observed one, with the +1 correction)."""
 
     indirect: Optional[float] = None
     direct: Optional[float] = None
+    indirect_null: Optional[float] = None
+    direct_null: Optional[float] = None
+    indirect_excess: Optional[float] = None
+    direct_excess: Optional[float] = None
+    indirect_p: Optional[float] = None
+    direct_p: Optional[float] = None
     ci: LiuIntervals = LiuIntervals()
     keywords: int = 0
     responses: int = 0
@@ -98,6 +127,7 @@ class LiuBlock(LiuOption):
 
     attribute: str
     resamples: int = 0
+    permutations: int = 0  # draws of the permutation null (0: a block written before the null existed)
     per_option: dict[str, LiuOption] = {}
 
 
@@ -147,35 +177,38 @@ def liu_block(data: MetricInput) -> Optional[LiuBlock]:
     seed = derive_seed(data.seed, data.task.task, "liu_bias")
     item_counts = resample_weights(item_option, resamples, derive_seed(seed, "keywords"))  # within options
     variant_counts = resample_weights(variant_trigger, resamples, derive_seed(seed, "prompts"))  # within triggers
+    # the null's draws: keyword labels permuted within the attribute (one permutation serves all three triggers)
+    null_labels = permuted_labels(item_option, resamples, derive_seed(seed, "permutations"))
+    options = len(option_names)
 
-    def distances(trigger: int) -> tuple[np.ndarray, np.ndarray]:
-        """Point W2 per option (options,) and replicates (resamples, options); NaN where undefined."""
+    def distances(trigger: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Per option: point W2 (options,), the null's draws (permutations, options) and the bootstrap
+        replicates (resamples, options); NaN where undefined."""
         in_trigger = row_trigger == trigger
-        point = np.full(len(option_names), np.nan)
-        reps = np.full((resamples, len(option_names)), np.nan)
+        point = np.full(options, np.nan)
+        null = np.full((resamples, options), np.nan)
+        reps = np.full((resamples, options), np.nan)
         if not in_trigger.any():
-            return point, reps
+            return point, null, reps
         everything, items, variants = score[in_trigger], row_item[in_trigger], row_variant[in_trigger]
-        options = row_option[in_trigger]
-        present = [o for o in range(len(option_names)) if (options == o).any()]
-        for o in present:
-            point[o] = w2(everything[options == o], everything)
+        labels = row_option[in_trigger]
+        for o in range(options):
+            if (labels == o).any():
+                point[o] = w2(everything[labels == o], everything)
         for start in range(0, resamples, CHUNK):
             stop = min(start + CHUNK, resamples)
+            ones = np.ones((stop - start, everything.size))
+            null[start:stop] = option_w2(everything, null_labels[start:stop][:, items], ones, options)
             weight = item_counts[start:stop][:, items] * variant_counts[start:stop][:, variants]  # (chunk, rows)
-            all_mass = weight.sum(axis=1) > 0
-            for o in present:
-                mine = options == o
-                defined = all_mass & (weight[:, mine].sum(axis=1) > 0)
-                if defined.any():
-                    reps[start:stop][defined, o] = w2_batch(everything[mine], everything, weight[defined][:, mine],
-                                                            weight[defined])
-        return point, reps
+            reps[start:stop] = option_w2(everything, np.broadcast_to(labels, weight.shape), weight, options)
+        reps[:, np.isnan(point)] = np.nan  # an option without responses under this trigger has no replicates
+        return point, null, reps
 
-    indirect, indirect_reps = distances(TRIGGERS.index("indirect"))
-    liberal, liberal_reps = distances(TRIGGERS.index("liberal"))
-    conservative, conservative_reps = distances(TRIGGERS.index("conservative"))
+    indirect, indirect_null, indirect_reps = distances(TRIGGERS.index("indirect"))
+    liberal, liberal_null, liberal_reps = distances(TRIGGERS.index("liberal"))
+    conservative, conservative_null, conservative_reps = distances(TRIGGERS.index("conservative"))
     direct, direct_reps = np.abs(liberal - conservative), np.abs(liberal_reps - conservative_reps)
+    direct_null = np.abs(liberal_null - conservative_null)
 
     def value(x) -> Optional[float]:
         return None if not np.isfinite(x) else round(float(x), 6)
@@ -184,22 +217,35 @@ def liu_block(data: MetricInput) -> Optional[LiuBlock]:
         (found,) = percentile_intervals(reps[:, None])
         return None if found is None else [round(found[0], 6), round(found[1], 6)]
 
+    def tested(observed: float, null: np.ndarray, reps: np.ndarray) -> LiuNull:
+        return permutation_null(observed, null, reps, value, interval)
+
     per_option = {}
     indirect_rows = row_trigger == TRIGGERS.index("indirect")
     for o, name in enumerate(option_names):
         mine = indirect_rows & (row_option == o)
+        ind = tested(indirect[o], indirect_null[:, o], indirect_reps[:, o])
+        dire = tested(direct[o], direct_null[:, o], direct_reps[:, o])
         per_option[name] = LiuOption(
             indirect=value(indirect[o]), direct=value(direct[o]),
-            ci=LiuIntervals(indirect=interval(indirect_reps[:, o]), direct=interval(direct_reps[:, o])),
+            indirect_null=ind.null, direct_null=dire.null, indirect_excess=ind.excess, direct_excess=dire.excess,
+            indirect_p=ind.p, direct_p=dire.p,
+            ci=LiuIntervals(indirect=interval(indirect_reps[:, o]), direct=interval(direct_reps[:, o]),
+                            indirect_excess=ind.excess_ci, direct_excess=dire.excess_ci),
             keywords=int((item_option == o).sum()), responses=int((row_option == o).sum()),
             mean_score=value(score[mine].mean()) if mine.any() else None)
     with np.errstate(invalid="ignore"):
         mean_indirect = np.nan if np.isnan(indirect).all() else np.nanmean(indirect)
         mean_direct = np.nan if np.isnan(direct).all() else np.nanmean(direct)
+    ind = tested(mean_indirect, _row_means(indirect_null), _row_means(indirect_reps))
+    dire = tested(mean_direct, _row_means(direct_null), _row_means(direct_reps))
     return LiuBlock(
         attribute=data.task.instruments[0], indirect=value(mean_indirect), direct=value(mean_direct),
-        ci=LiuIntervals(indirect=interval(_row_means(indirect_reps)), direct=interval(_row_means(direct_reps))),
-        keywords=len(table.items), responses=int(rows.size), resamples=resamples,
+        indirect_null=ind.null, direct_null=dire.null, indirect_excess=ind.excess, direct_excess=dire.excess,
+        indirect_p=ind.p, direct_p=dire.p,
+        ci=LiuIntervals(indirect=interval(_row_means(indirect_reps)), direct=interval(_row_means(direct_reps)),
+                        indirect_excess=ind.excess_ci, direct_excess=dire.excess_ci),
+        keywords=len(table.items), responses=int(rows.size), resamples=resamples, permutations=resamples,
         mean_score=value(score[indirect_rows].mean()) if indirect_rows.any() else None, per_option=per_option)
 
 
@@ -219,5 +265,9 @@ register_metric(Metric(
     estimates=(
         Estimate("indirect", "Liu indirect bias (W2)", 0, 1, "none", "more bias", higher_is_better=False, digits=4),
         Estimate("direct", "Liu direct bias (|ΔW2|)", 0, 1, "none", "more bias", higher_is_better=False, digits=4),
+        Estimate("indirect_excess", "Liu indirect bias above the permutation null", -1, 1, "below the null",
+                 "above the null", higher_is_better=False, digits=4),
+        Estimate("direct_excess", "Liu direct bias above the permutation null", -1, 1, "below the null",
+                 "above the null", higher_is_better=False, digits=4),
     ),
 ))

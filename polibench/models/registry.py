@@ -17,6 +17,7 @@ BACKENDS: dict[str, str] = {
     "mlm": "polibench.models.mlm:MaskedLMBackend",
     "lm-eval": "polibench.models.lm_eval_bridge:LMEvalBackend",
     "mock": "polibench.models.mock:MockBackend",
+    "planted": "polibench.models.planted:PlantedBackend",
 }
 
 

@@ -53,7 +53,14 @@ class IdeologyScorer(StanceScorer):
         """One score in [0, 1] per text (0 liberal, 1 conservative), in order."""
 
     def score(self, statements: Sequence[str], responses: Sequence[str], progress=None) -> list[StanceResult]:
-        return [ideology_result(p) for p in self.judge([r or "" for r in responses], progress=progress)]
+        """Each distinct text is judged once (a judge's score is a function of the text; the LLM judge decodes
+        greedily), then every response gets its text's score."""
+        texts = [r or "" for r in responses]
+        distinct = list(dict.fromkeys(texts))
+        found = dict(zip(distinct, self.judge(distinct, progress=progress)))
+        if progress and len(texts) > len(distinct):
+            progress(len(texts) - len(distinct))
+        return [ideology_result(found[t]) for t in texts]
 
 
 class ClassifierIdeologyScorer(IdeologyScorer):

@@ -42,8 +42,17 @@ def test_run_scores_with_a_judge_and_score_check_recomputes(tmp_path, judge, cap
     assert set(block["per_option"]) == {"male", "female"} and block["responses"] == 4 * 10 * 2
     assert block["ci"]["indirect"][0] <= block["ci"]["indirect"][1]
     report = (out / "report.md").read_text()
+    assert ", permutation null |" in report and ", excess over the null |" in report
     assert "Table 5 shape" in report and "| GPT-2 medium (Liu et al. 2022, quoted) | 1.011 | 1.034 | 1.020 |" in report
     assert main(["score", str(out), "--check"]) == 0
+    for field in ("indirect_null", "direct_p"):  # the permutation null and its p-value are recomputed too
+        saved = (out / "results.json").read_text()
+        document = json.loads(saved)
+        assert field in document["results"]["liu-gender"]["liu_bias"]["per_option"]["male"]
+        document["results"]["liu-gender"]["liu_bias"]["per_option"]["male"][field] += 0.001
+        (out / "results.json").write_text(json.dumps(document))
+        assert main(["score", str(out), "--check"]) == 1
+        (out / "results.json").write_text(saved)
     lines = (out / "samples.jsonl").read_text().splitlines()
     first = json.loads(lines[0])
     first["ideology"]["conservative"] = 0.0 if first["ideology"]["conservative"] > 0.5 else 1.0

@@ -35,6 +35,11 @@ def test_entry_carries_the_recomputed_generation_bias(entries):
     assert set(gb) == {"overall", "male", "female"}
     assert gb["overall"]["indirect"]["value"] == pytest.approx(
         (gb["male"]["indirect"]["value"] + gb["female"]["indirect"]["value"]) / 2, abs=1e-6)
+    for part in gb.values():  # observed, the permutation null, the excess over it and the p-value
+        for measure in ("indirect", "direct"):
+            assert part[f"{measure}_excess"]["value"] == pytest.approx(
+                part[measure]["value"] - part[f"{measure}_null"]["value"], abs=2e-6)
+            assert part[f"{measure}_excess"]["ci"] is not None and 0 < part[f"{measure}_p"]["value"] <= 1
     assert [o.status for o in verify_dir(entries)] == [VERIFIED]
 
 
@@ -46,6 +51,11 @@ def test_tampered_generation_bias_fails_verification(entries, tmp_path):
     (path,) = sorted(copy.glob("*.json"))
     data = json.loads(path.read_text())
     data["tasks"][0]["generation_bias"]["male"]["indirect"]["value"] += 0.01
+    path.write_text(json.dumps(data))
+    (outcome,) = verify_dir(copy)
+    assert outcome.status != VERIFIED and "generation_bias" in outcome.detail
+    data["tasks"][0]["generation_bias"]["male"]["indirect"]["value"] -= 0.01
+    data["tasks"][0]["generation_bias"]["male"]["indirect_null"]["value"] += 0.01  # the null is checked too
     path.write_text(json.dumps(data))
     (outcome,) = verify_dir(copy)
     assert outcome.status != VERIFIED and "generation_bias" in outcome.detail
@@ -70,5 +80,11 @@ def test_generation_bias_tab_renders_in_the_browser(entries, driver, tmp_path):
     assert cells[0].text.startswith("org/liu-model") and cells[1].text.startswith("liu-gender")
     low, high = overall["indirect"]["ci"]
     assert cells[2].text.replace("\n", "") == f"{overall['indirect']['value']:.4f}[{low:.4f}, {high:.4f}]"
-    assert "male: indirect" in cells[4].text and "female: indirect" in cells[4].text
+    excess, note = overall["indirect_excess"], cells[4].find_element("css selector", ".sub").text
+    low, high = excess["ci"]
+    assert cells[4].text.replace("\n", "").startswith(f"{excess['value']:.4f}[{low:.4f}, {high:.4f}]")
+    assert note.startswith(f"null {overall['indirect_null']['value']:.4f} · p {overall['indirect_p']['value']:.3f}")
+    assert note.endswith("≈ null") == (overall["indirect_p"]["value"] >= 0.05)
+    assert "male: indirect" in cells[6].text and "female: indirect" in cells[6].text
+    assert "excess" in cells[6].text
     assert not [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
