@@ -161,10 +161,10 @@ def main() -> None:
     from polibench.debias.perplexity import perplexity
     from polibench.debias.rerank import RerankBackend
     from polibench.debias.rewards import JudgeReward
-    from polibench.pipeline.run import RunOptions
     from polibench.ideology.corpus import builtin_corpus
     from polibench.ideology.lexical import TfidfIdeologyScorer, partisan_corpus
     from polibench.models.hf import HFBackend
+    from polibench.pipeline.run import RunOptions
     from polibench.scoring.registry import create_scorer
     from polibench.stance.data import gold_path, load_examples
     from polibench.taskspec.loader import load_registry

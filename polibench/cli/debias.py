@@ -139,8 +139,8 @@ def make_judge(name: str, options: dict):
 
 def liu_command(args, mode: int, registry, record: dict, out: Path) -> int:
     from polibench.debias.liu import LiuCalibratedBackend, LiuSettings
-    from polibench.pipeline.run import RunOptions, evaluate
     from polibench.ideology.lexical import partisan_corpus
+    from polibench.pipeline.run import RunOptions, evaluate
 
     settings = LiuSettings(mode=mode, steps=args.steps, sigma=args.sigma, initial_lambda=args.initial_lambda,
                            window=args.window, discount=args.discount, candidates=args.candidates,

@@ -16,12 +16,11 @@ neutral calibration texts) are skipped.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Optional, Sequence
 
 from polibench.errors import PolibenchError
-from polibench.ideology.corpus import LABEL_NAMES, LabelledText, builtin_corpus
+from polibench.ideology.corpus import NEUTRAL, LabelledText, builtin_corpus, read_corpus
 from polibench.paths import PACKAGE_DIR
 from polibench.scoring.ideology import IdeologyScorer
 
@@ -30,27 +29,8 @@ _FITTED: dict[str, object] = {}
 
 
 def read_partisan(path: Path) -> list[LabelledText]:
-    """Liberal / conservative rows of a JSONL corpus (``text``, ``label``); other labels are skipped."""
-    if not path.is_file():
-        raise PolibenchError(f"{path}: no such file (expected JSONL with 'text' and 'label' per line)")
-    out = []
-    with path.open(encoding="utf-8") as handle:
-        for number, line in enumerate(handle, 1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise PolibenchError(f"{path}, line {number}: not JSON ({exc.msg})") from None
-            if not isinstance(row, dict) or not isinstance(row.get("text"), str):
-                raise PolibenchError(f"{path}, line {number}, field 'text': expected a string")
-            label = row.get("label")
-            label = LABEL_NAMES.index(label) if label in LABEL_NAMES else label
-            if label in (0, 1) and not isinstance(label, bool) and row["text"].strip():
-                out.append(LabelledText(row["text"], int(label), str(row.get("group", f"line-{number}"))))
-    if len({t.label for t in out}) < 2:
-        raise PolibenchError(f"{path}: needs texts labelled liberal and conservative")
-    return out
+    """Liberal / conservative rows of a JSONL corpus (``text``, ``label``); neutral rows are skipped."""
+    return [text for text in read_corpus(path) if text.label != NEUTRAL]
 
 
 def partisan_corpus(path: Optional[str] = None) -> tuple[list[LabelledText], str]:

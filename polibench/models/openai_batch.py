@@ -31,17 +31,16 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import random
 import sys
-import tempfile
 import time
 import uuid
 from collections import Counter
-from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Optional
 
 from polibench.errors import BackendError
+from polibench.kit.files import atomic_write_text
+from polibench.kit.jsonl import iter_jsonl
 from polibench.models.retry import retryable_status
 from polibench.paths import cache_dir
 from polibench.records import Completion, GenerationSettings, Prompt, Usage
@@ -75,16 +74,6 @@ def completion_from_body(body: dict, endpoint: str) -> Completion:
     return Completion(text=text.strip(), finish_reason=choice.get("finish_reason"),
                       usage=Usage(prompt_tokens=usage.get("prompt_tokens"),
                                   completion_tokens=usage.get("completion_tokens")))
-
-
-def write_atomically(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
-    with os.fdopen(handle, "w", encoding="utf-8") as stream:
-        stream.write(text)
-        stream.flush()
-        os.fsync(stream.fileno())
-    os.replace(tmp, path)
 
 
 def check_batch_args(retry: str, poll_interval: float, prices: dict, several_servers: bool) -> None:
@@ -169,7 +158,8 @@ class BatchRun:
         return found
 
     def save(self, record: dict) -> None:
-        write_atomically(self.folder / f"{record['submission']}.json", json.dumps(record))
+        self.folder.mkdir(parents=True, exist_ok=True)
+        atomic_write_text(self.folder / f"{record['submission']}.json", json.dumps(record))
 
     def drop(self, record: dict) -> None:
         (self.folder / f"{record['submission']}.json").unlink(missing_ok=True)
@@ -279,10 +269,7 @@ class BatchRun:
             if not file_id:
                 continue
             text = self.call(lambda f=file_id: self.client.files.content(f).text, f"download file {file_id}")
-            for line in text.splitlines():
-                if not line.strip():
-                    continue
-                item = json.loads(line)
+            for _, item in iter_jsonl(text.encode("utf-8"), f"openai batch {batch.id}, file {file_id}"):
                 cid = item.get("custom_id")
                 if cid not in wanted:
                     continue
