@@ -6,19 +6,24 @@ The responses of every task are generated first and the model backend is closed 
 score are created, so a GPU engine never shares memory with a stance classifier or judge. Before any of
 that, the preflight (:mod:`polibench.preflight`) builds the scorers only to check them (they load no
 weights), and checks the output folder and the backend, so a run that cannot finish fails before its first
-model call.
+model call. Then it prints the plan (:mod:`polibench.cache.plan`): each task's requests, expected tokens and
+ETA, and what the scorers will cost on first use (training), and records the measured generation speed after.
 """
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Optional
 
+from polibench.cache.plan import GenerationPlan, plan_generation, record_generation
 from polibench.metrics.compute import compute_task_results
 from polibench.metrics.registry import check_metric_specs
 from polibench.models.base import ModelBackend
 from polibench.models.choice_stage import check_choice_support
+from polibench.models.eta import EtaEstimator, duration
 from polibench.models.stage import generate_samples
 from polibench.preflight import ScorerSpec, run_preflight
 from polibench.records import Sample
@@ -28,7 +33,7 @@ from polibench.results.document import ResultsDocument, RunSettings, TaskResults
 from polibench.results.files import SampleSink, write_results
 from polibench.results.provenance import provenance
 from polibench.scoring.base import StanceScorer
-from polibench.scoring.registry import create_scorer, judges_ideology
+from polibench.scoring.registry import create_scorer, judges_ideology, scorer_class
 from polibench.scoring.stage import score_samples
 from polibench.taskspec.loader import TaskRegistry
 from polibench.taskspec.schema import TaskConfig
@@ -74,6 +79,41 @@ def scorer_specs(tasks: list[TaskConfig], options: RunOptions) -> list[ScorerSpe
         name, args, _ = scoring_setup(task, options)
         specs.append(ScorerSpec(task.task, name, tuple(task.scoring.labels), args))
     return specs
+
+
+def say(line: str) -> None:
+    """One ``polibench: `` line on stderr, above any progress bar."""
+    from tqdm.auto import tqdm
+
+    tqdm.write(f"polibench: {line}", file=sys.stderr)
+
+
+def say_warm_up(plan: GenerationPlan, estimator: EtaEstimator) -> None:
+    """With no recorded speed: the ETA measured on the first 5%, unless nothing is left to generate."""
+    if estimator.to_generate:
+        say(plan.warm_line(estimator))
+
+
+def first_use_plans(tasks: list[TaskConfig], options: RunOptions) -> list[str]:
+    """What the tasks' scorers will cost on first use (training), once per scorer; nothing when all are ready."""
+    lines: list[str] = []
+    for spec in {(s.scorer, s.labels, repr(sorted(s.args.items()))): s for s in scorer_specs(tasks, options)}.values():
+        line = scorer_class(spec.scorer).first_use_plan(**spec.args)
+        if line and line not in lines:
+            lines.append(line)
+    return lines
+
+
+def print_plan(plans: list[GenerationPlan], first_use: list[str]) -> None:
+    """The plan, before the first model call: each task's requests and ETA, then any first-use training."""
+    for plan in plans:
+        for line in plan.lines():
+            say(f"plan: {line}")
+    known = [p.expected_seconds() for p in plans if p.to_generate]
+    if len(known) > 1 and all(s is not None for s in known):
+        say(f"plan: generation in all, about {duration(sum(s for s in known if s is not None))}")
+    for line in first_use:
+        say(f"plan: then {line}")
 
 
 def score_tasks(tasks: list[TaskConfig], samples: dict[str, list[Sample]], options: RunOptions,
@@ -133,13 +173,20 @@ def evaluate(task_names: list[str], registry: TaskRegistry, backend: ModelBacken
         if preflight:  # logprob tasks need score_choices; checked before the backend's own (network) check
             check_choice_support([(t.task, registry.variant_sets[t.variant_set].variants) for t in tasks], backend)
             run_preflight(scorer_specs(tasks, options), output_dir, backend)
+        planned = []
         for task in tasks:
             samples = build_samples(task, registry, seed=options.seed, samples_per_prompt=options.samples_per_prompt,
                                     limit=options.limit, model_name=backend.display_name)
             settings = task.generation if options.seed is None else task.generation.model_copy(
                 update={"seed": options.seed})
+            planned.append((task, samples, settings, plan_generation(task.task, samples, backend, settings)))
+        print_plan([plan for *_, plan in planned], first_use_plans(tasks, options))
+        for task, samples, settings, plan in planned:
+            estimator = plan.estimator()
             generated[task.task] = generate_samples(samples, backend, settings, show_progress=options.show_progress,
-                                                    desc=f"{task.task}: generating")
+                                                    desc=f"{task.task}: generating", estimator=estimator,
+                                                    on_warm=None if plan.speed else partial(say_warm_up, plan))
+            record_generation(plan, estimator, generated[task.task], backend.name)
         model = backend.describe()
     sink = SampleSink(output_dir)
     all_samples, scorers = score_tasks(tasks, generated, options, sink)

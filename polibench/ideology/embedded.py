@@ -17,14 +17,17 @@ from __future__ import annotations
 import hashlib
 import json
 import sys
+import time
 from pathlib import Path
 from typing import Sequence
 
 import numpy as np
 
+from polibench.cache.speed import read_speed, record_speed
 from polibench.errors import PolibenchError
 from polibench.ideology.corpus import builtin_corpus
 from polibench.ideology.judge import JUDGE_FILE, EmbeddingJudge, minilm_path, train_judge, validation_figures
+from polibench.models.eta import duration
 from polibench.paths import cache_dir, unwritable_reason
 from polibench.scoring.ideology import IdeologyScorer
 
@@ -43,6 +46,19 @@ def default_judge_dir() -> Path:
     return cache_dir() / "ideology" / f"minilm-lr-{default_key()[:16]}"
 
 
+SPEED_KEY = "train:ideology-embedded:" + hashlib.sha256(json.dumps(RECIPE, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def training_plan(n_train: int) -> str:
+    """The first-use line of the run's plan: what is trained and its ETA (from this cache's record of the
+    recipe's speed: seconds per training text, embedding and fit included)."""
+    speed = read_speed(SPEED_KEY)
+    eta = (f"ETA about {duration(speed.seconds * n_train)} ({speed.describe('text')})" if speed is not None else
+           "no training speed recorded in this cache yet (it embeds each text once)")
+    return (f"the offline ideology judge is trained once, on first use: MiniLM-L6 embeddings of {n_train} texts + "
+            f"logistic regression; {eta}")
+
+
 def ensure_default_judge() -> EmbeddingJudge:
     """The default judge, trained (and validated on the held-out statements) first if not cached yet."""
     folder = default_judge_dir()
@@ -51,7 +67,9 @@ def ensure_default_judge() -> EmbeddingJudge:
     train, test = builtin_corpus()
     print(f"polibench: training the offline ideology judge once on {len(train)} texts (MiniLM-L6 embeddings + "
           f"logistic regression); cached in {folder}", file=sys.stderr, flush=True)
+    started = time.perf_counter()
     judge = train_judge(train, str(minilm_path()), c=float(RECIPE["C"]))
+    record_speed(SPEED_KEY, time.perf_counter() - started, len(train), what="offline ideology judge training")
     labels = np.array([t.label for t in test])
     judge.info.update({"key": default_key()[:16], "held_out": validation_figures(judge.predict([t.text for t in test]),
                                                                                   labels),
@@ -69,6 +87,13 @@ class EmbeddedIdeologyScorer(IdeologyScorer):
         super().__init__(labels, judge=judge or "default")
         self.judge_dir = Path(judge) if judge else None
         self._judge: EmbeddingJudge | None = None
+
+    @classmethod
+    def first_use_plan(cls, judge: str = "", **scorer_args) -> str | None:
+        """The training line when no judge is given and this cache does not hold the default one yet."""
+        if judge or (default_judge_dir() / JUDGE_FILE).is_file():
+            return None
+        return training_plan(len(builtin_corpus()[0]))
 
     def preflight(self) -> None:
         if self.judge_dir is not None:
