@@ -65,6 +65,7 @@ def main() -> None:
     parser.add_argument("--samples", type=int, help="responses per statement (default: the task's, 10)")
     parser.add_argument("--prior", type=float, help="a recorded speed, seconds per response (default: none)")
     parser.add_argument("--tail", type=float, default=30.0, help="seconds before the end left out of the factor")
+    parser.add_argument("--threads", type=int, help="llama.cpp threads (default: the backend's, all cores)")
     parser.add_argument("--smoke", action="store_true", help="2 statements x 4 responses")
     args = parser.parse_args()
     if args.smoke:
@@ -74,7 +75,7 @@ def main() -> None:
     task = registry.task("pct")
     backend_name, model, _ = choose(None, None)
     load_before = os.getloadavg()
-    with create_backend(backend_name, model, {}) as backend:
+    with create_backend(backend_name, model, {"n_threads": args.threads} if args.threads else {}) as backend:
         samples = build_samples(task, registry, samples_per_prompt=args.samples, limit=args.limit,
                                 model_name=backend.display_name)
         estimator = RecordingEstimator(len(samples), prior_seconds=args.prior)
@@ -83,7 +84,8 @@ def main() -> None:
         end = time.perf_counter() - start
     found = factors(estimator.trace, end, len(samples), args.tail)
     print(f"backend {backend_name}, {len(samples)} responses in {end:.1f} s; prior "
-          f"{'none' if args.prior is None else f'{args.prior} s per response'}; load average "
+          f"{'none' if args.prior is None else f'{args.prior} s per response'}; "
+          f"{args.threads or 'default'} threads; load average "
           f"{load_before[0]:.1f} before, {os.getloadavg()[0]:.1f} after ({os.cpu_count()} CPUs)")
     for share, (done, shown, left) in sorted(found["at"].items()):
         print(f"  at {share:>4.0%} ({done} done): ETA shown {shown:6.1f} s, true {left:6.1f} s, "

@@ -50,6 +50,9 @@ class GenerationPlan:
 
     def lines(self) -> list[str]:
         """The plan's lines for this task (without the ``polibench: `` prefix)."""
+        if not self.requests:
+            return [f"{self.task}: {self.option_requests:,} option-scoring requests (log-probabilities of the "
+                    "answer options; no ETA for these)"]
         first = (f"{self.task}: {self.requests:,} requests ({self.prompts:,} distinct prompts), at most "
                  f"{self.max_new_tokens:,} new tokens each")
         if self.cached:

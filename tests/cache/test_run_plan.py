@@ -76,6 +76,10 @@ def test_the_eta_is_the_recorded_speed_times_what_is_left():
     bare = GenerationPlan(task="pct", requests=620, prompts=62, cached=0, option_requests=5, max_new_tokens=200,
                           speed=None, key="k")
     assert bare.lines()[0].endswith("; and 5 option-scoring requests (not in the ETA)")
+    options_only = GenerationPlan(task="pct-logprob", requests=0, prompts=0, cached=0, option_requests=62,
+                                  max_new_tokens=1, speed=None, key="k")
+    assert options_only.lines() == ["pct-logprob: 62 option-scoring requests (log-probabilities of the answer "
+                                    "options; no ETA for these)"]
     assert bare.lines()[1] == ("pct: expected at most 124,000 new tokens; no speed recorded for this backend yet: "
                                "ETA after the first 31 responses")  # 5% of 620
     estimator = bare.estimator()
