@@ -20,7 +20,7 @@ import argparse
 import os
 import time
 
-from polibench.models.eta import EtaEstimator
+from polibench.models.eta import EtaEstimator, decode_batch
 from polibench.models.registry import create_backend
 from polibench.models.select import choose
 from polibench.models.stage import generate_samples
@@ -40,11 +40,17 @@ class RecordingEstimator(EtaEstimator):
         self.trace.append((elapsed, done, self.remaining()))
 
 
-def factors(trace: list[tuple[float, int, float | None]], end: float, total: int, tail: float) -> dict:
-    """Worst factor after 5% (while more than ``tail`` s remained), the largest error in the tail, checkpoints."""
+def factors(trace: list[tuple[float, int, float | None]], end: float, total: int, tail: float, start: int) -> dict:
+    """Worst factor from ``start`` responses on (while more than ``tail`` s remained), the largest error in the
+    tail, and the factor at 5%, 25%, 50% and 75%."""
     worst, worst_at, tail_error, at = 1.0, None, 0.0, {}
     for elapsed, done, shown in trace:
-        if done < 0.05 * total or shown is None:
+        if shown is None:
+            continue
+        for share in (0.05, 0.25, 0.5, 0.75):
+            if share not in at and done >= share * total:
+                at[share] = (done, shown, end - elapsed)
+        if done < start:
             continue
         left = end - elapsed
         if left <= tail:
@@ -53,9 +59,6 @@ def factors(trace: list[tuple[float, int, float | None]], end: float, total: int
         factor = max(shown / left, left / shown) if shown > 0 else float("inf")
         if factor > worst:
             worst, worst_at = factor, done
-        for share in (0.05, 0.25, 0.5, 0.75):
-            if share not in at and done >= share * total:
-                at[share] = (done, shown, left)
     return {"worst": worst, "worst_at": worst_at, "tail_error": tail_error, "at": at}
 
 
@@ -78,11 +81,12 @@ def main() -> None:
     with create_backend(backend_name, model, {"n_threads": args.threads} if args.threads else {}) as backend:
         samples = build_samples(task, registry, samples_per_prompt=args.samples, limit=args.limit,
                                 model_name=backend.display_name)
-        estimator = RecordingEstimator(len(samples), prior_seconds=args.prior)
+        estimator = RecordingEstimator(len(samples), prior_seconds=args.prior, batch=decode_batch(backend))
         start = time.perf_counter()
         generate_samples(samples, backend, task.generation, show_progress=False, estimator=estimator)
         end = time.perf_counter() - start
-    found = factors(estimator.trace, end, len(samples), args.tail)
+    start = estimator.warm_up_size()
+    found = factors(estimator.trace, end, len(samples), args.tail, start)
     print(f"backend {backend_name}, {len(samples)} responses in {end:.1f} s; prior "
           f"{'none' if args.prior is None else f'{args.prior} s per response'}; "
           f"{args.threads or 'default'} threads; load average "
@@ -90,7 +94,8 @@ def main() -> None:
     for share, (done, shown, left) in sorted(found["at"].items()):
         print(f"  at {share:>4.0%} ({done} done): ETA shown {shown:6.1f} s, true {left:6.1f} s, "
               f"factor {max(shown / left, left / shown):.2f}")
-    print(f"worst factor from 5% on, while more than {args.tail:.0f} s remained: {found['worst']:.2f} "
+    print(f"worst factor from {start} responses on (5% and a whole batch of {estimator.batch}), while more than "
+          f"{args.tail:.0f} s remained: {found['worst']:.2f} "
           f"(at {found['worst_at']} responses); largest error in the last {args.tail:.0f} s: "
           f"{found['tail_error']:.1f} s")
 

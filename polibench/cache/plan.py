@@ -8,14 +8,13 @@ time and are counted apart. After generation the measured speed is recorded for 
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Callable, Optional
 
 from polibench.cache.speed import Speed, generation_key, read_speed, record_speed
 from polibench.models.base import ModelBackend
 from polibench.models.choice_stage import LOGPROB
-from polibench.models.eta import WARMUP_SHARE, EtaEstimator, duration
+from polibench.models.eta import EtaEstimator, decode_batch, duration
 from polibench.models.stage import prompt_of
 from polibench.records import GenerationSettings, Sample
 
@@ -32,6 +31,7 @@ class GenerationPlan:
     max_new_tokens: int
     speed: Optional[Speed]
     key: str
+    batch: int = 1  # sequences the backend decodes together (polibench.models.eta.decode_batch)
 
     @property
     def to_generate(self) -> int:
@@ -46,7 +46,8 @@ class GenerationPlan:
         return self.speed.tokens * self.to_generate
 
     def estimator(self) -> EtaEstimator:
-        return EtaEstimator(self.requests, self.cached, None if self.speed is None else self.speed.seconds)
+        return EtaEstimator(self.requests, self.cached, None if self.speed is None else self.speed.seconds,
+                            batch=self.batch)
 
     def lines(self) -> list[str]:
         """The plan's lines for this task (without the ``polibench: `` prefix)."""
@@ -71,7 +72,7 @@ class GenerationPlan:
             lines.append(f"{self.task}: expected {expected}, ETA about {duration(seconds)} "
                          f"({self.speed.describe('response')}, on this backend)")
         else:
-            share = max(1, math.ceil(WARMUP_SHARE * self.to_generate))
+            share = self.estimator().warm_up_size()
             lines.append(f"{self.task}: expected {expected}; no speed recorded for this backend yet: "
                          f"ETA after the first {'response' if share == 1 else f'{share} responses'}")
         return lines
@@ -94,7 +95,7 @@ def plan_generation(task: str, samples: list[Sample], backend: ModelBackend,
     key = generation_key(backend.cache_identity(), settings.max_new_tokens)
     return GenerationPlan(task=task, requests=len(generate), prompts=len({p.text for p in prompts}), cached=cached,
                           option_requests=len(samples) - len(generate), max_new_tokens=settings.max_new_tokens,
-                          speed=read_speed(key), key=key)
+                          speed=read_speed(key), key=key, batch=decode_batch(backend))
 
 
 def record_generation(plan: GenerationPlan, estimator: EtaEstimator, generated: list[Sample],

@@ -5,8 +5,9 @@ responses generated so far (responses reused from the response cache take no tim
 shrunk towards a prior when there is one (the speed this backend showed in an earlier run, kept in the cache
 folder by :mod:`polibench.cache.speed`): the prior counts as ``prior_weight`` responses, 2% of the run by
 default, so it carries the first seconds and the measurement takes over soon after. An average since the start
-rather than a moving average, because batched backends finish their responses in bursts (16 sequences end
-within a few steps of each other), where the rate between two updates swings by orders of magnitude.
+rather than a moving average, and taken at the last whole batch: batched backends finish their responses in
+bursts (16 sequences decoded together end at different steps, the batch when its longest ends), where the rate
+between two updates swings by orders of magnitude and the first responses of a batch say little about it.
 ``tests/models/test_eta.py`` simulates such bursts and checks the ETA stays within a factor of 2 of the truth
 after the first 5% of a run; ``benchmarks/bench_eta.py`` checks it on the embedded model.
 
@@ -29,17 +30,21 @@ class EtaEstimator:
     """Remaining seconds of a run of ``total`` requests, ``cached`` of which are expected from the response cache.
 
     ``update(done, reused, elapsed)``: ``done`` requests answered so far, ``reused`` of them from the cache,
-    ``elapsed`` seconds since generation started."""
+    ``elapsed`` seconds since generation started. ``batch``: sequences the backend decodes together; its
+    responses finish in bursts, so the measured rate is taken at the last whole batch (the time when the
+    generated count last reached a multiple of ``batch``), and the ETA is claimed only from the first whole
+    batch on."""
 
     def __init__(self, total: int, cached: int = 0, prior_seconds: Optional[float] = None,
-                 prior_weight: Optional[float] = None):
+                 prior_weight: Optional[float] = None, batch: int = 1):
         if total < 0 or not 0 <= cached <= total:
             raise ValueError(f"EtaEstimator: need 0 <= cached <= total (got {cached}, {total})")
-        self.total, self.cached = total, cached
+        self.total, self.cached, self.batch = total, cached, max(1, int(batch))
         self.prior_seconds = prior_seconds if prior_seconds and prior_seconds > 0 else None
         self.prior_weight = (max(1.0, PRIOR_SHARE * (total - cached)) if prior_weight is None else prior_weight)
         self.done = self.reused = 0
         self.elapsed = 0.0
+        self.measured = (0, 0.0)  # generated responses and seconds at the last whole batch
 
     @property
     def generated(self) -> int:
@@ -52,12 +57,17 @@ class EtaEstimator:
 
     def update(self, done: int, reused: int, elapsed: float) -> None:
         self.done, self.reused, self.elapsed = done, min(reused, done), max(0.0, elapsed)
+        whole = self.generated - self.generated % self.batch
+        if whole > self.measured[0] or (self.to_generate == 0 and self.generated > self.measured[0]):
+            self.measured = (self.generated, self.elapsed)
 
     def seconds_per_response(self) -> Optional[float]:
-        """The prior-shrunk average (None with neither a prior nor a generated response)."""
+        """Seconds per generated response at the last whole batch, shrunk towards the prior (None with
+        neither a prior nor a whole batch)."""
+        count, seconds = self.measured
         if self.prior_seconds is None:
-            return self.elapsed / self.generated if self.generated else None
-        return (self.elapsed + self.prior_weight * self.prior_seconds) / (self.generated + self.prior_weight)
+            return seconds / count if count else None
+        return (seconds + self.prior_weight * self.prior_seconds) / (count + self.prior_weight)
 
     def remaining(self) -> Optional[float]:
         """Seconds left (None when unknown)."""
@@ -66,9 +76,13 @@ class EtaEstimator:
         per = self.seconds_per_response()
         return None if per is None else per * self.to_generate
 
+    def warm_up_size(self) -> int:
+        """Generated responses the ETA's factor-of-2 claim needs: 5% of those to generate, and a whole batch."""
+        share = max(1, math.ceil(WARMUP_SHARE * (self.total - self.cached)))
+        return min(max(share, self.batch), self.total - self.cached)
+
     def warmed_up(self) -> bool:
-        """Whether the measured part of the run is large enough for the ETA's factor-of-2 claim."""
-        return self.generated >= max(1, math.ceil(WARMUP_SHARE * (self.total - self.cached)))
+        return self.measured[0] >= self.warm_up_size()
 
 
 def duration(seconds: float) -> str:
@@ -79,6 +93,12 @@ def duration(seconds: float) -> str:
     if seconds < 3600:
         return f"{seconds // 60} min {seconds % 60:02d} s"
     return f"{seconds // 3600} h {seconds % 3600 // 60:02d} min"
+
+
+def decode_batch(backend) -> int:
+    """Sequences ``backend`` (or the backend a caching wrapper holds) decodes together; 1 when it does not say."""
+    size = getattr(getattr(backend, "backend", backend), "batch_size", 1)
+    return size if isinstance(size, int) and size > 0 else 1
 
 
 class EtaBar(tqdm):

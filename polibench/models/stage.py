@@ -14,7 +14,7 @@ from typing import Callable, Optional
 
 from polibench.models.base import ModelBackend
 from polibench.models.choice_stage import LOGPROB, score_option_samples
-from polibench.models.eta import EtaBar, EtaEstimator
+from polibench.models.eta import EtaBar, EtaEstimator, decode_batch
 from polibench.records import Completion, GenerationSettings, Prompt, Sample
 
 
@@ -52,7 +52,7 @@ def generate_samples(samples: list[Sample], backend: ModelBackend, settings: Gen
     reused_before = getattr(backend, "reused", 0)  # a caching backend's count, from earlier tasks too
     prompts = [prompt_of(s) for s in samples]
     results: list[Optional[Completion]] = [None] * len(samples)
-    estimator = estimator or EtaEstimator(len(samples))
+    estimator = estimator or EtaEstimator(len(samples), batch=decode_batch(backend))
     with EtaBar(total=len(samples), desc=desc, unit="resp", disable=not show_progress, estimator=estimator,
                 reused=lambda: getattr(backend, "reused", 0) - reused_before, on_warm=on_warm) as bar:
         for start in range(0, len(samples), chunk_size):

@@ -1,7 +1,8 @@
 """The ETA estimator (polibench.models.eta): its arithmetic, and its claim on a simulated batched backend: from
-5% of a run on, the remaining time it shows is within a factor of 2 of the true remaining time (while more than
-a batch's time is left). The simulation decodes static batches of 16 sequences of mixed lengths, as the
-llamacpp backend does, so responses finish in bursts; a moving-rate estimator fails the same check."""
+5% of a run and its first whole batch on, the remaining time it shows is within a factor of 2 of the true
+remaining time (while more than a batch's time is left). The simulation decodes static batches of 16
+sequences of mixed lengths, as the llamacpp backend does, so responses finish in bursts; a moving-rate
+estimator, and an average taken at every response, fail the same check."""
 
 from __future__ import annotations
 
@@ -40,6 +41,13 @@ def test_warm_up_is_the_first_five_percent_of_the_generated_responses():
     assert not eta.warmed_up()
     eta.update(done=50, reused=20, elapsed=1.0)  # 30 = 5% of 600
     assert eta.warmed_up()
+    batched = EtaEstimator(total=100, batch=16)  # 5% is 5 responses, but a whole batch is 16
+    batched.update(done=15, reused=0, elapsed=30.0)
+    assert not batched.warmed_up() and batched.remaining() is None  # no whole batch yet: no measured rate
+    batched.update(done=16, reused=0, elapsed=32.0)
+    assert batched.warmed_up() and batched.remaining() == pytest.approx(84 * 2.0)
+    batched.update(done=20, reused=0, elapsed=60.0)  # inside the next batch: the rate of the whole one holds
+    assert batched.remaining() == pytest.approx(80 * 2.0)
 
 
 def test_duration_reads_like_a_plan():
@@ -76,25 +84,26 @@ def batched_run(n: int, batch: int = 16, seed: int = 0, max_tokens: int = 200) -
     return finished
 
 
-def worst_ratio(finished: list[float], estimate) -> float:
-    """The largest factor between shown and true remaining time, from 5% of the run on, while more than one
-    batch's time remains."""
+def worst_ratio(finished: list[float], estimate, batch: int = 16) -> float:
+    """The largest factor between shown and true remaining time, from 5% of the run and its first whole batch
+    on, while more than one batch's time remains."""
     total, end, worst = len(finished), finished[-1], 1.0
     for done, now in enumerate(finished, start=1):
         left_true = end - now
-        if done < 0.05 * total or left_true < 12.0:
-            continue
         shown = estimate(done, now)
+        if done < max(0.05 * total, batch) or left_true < 12.0:
+            continue
         worst = max(worst, shown / left_true, left_true / shown)
     return worst
 
 
 @pytest.mark.parametrize("prior_factor", [None, 1.0, 3.0, 1 / 3])
-@pytest.mark.parametrize("n", [620, 200, 2000])
+@pytest.mark.parametrize("n", [620, 200, 2000, 50])
 def test_from_five_percent_on_the_eta_is_within_a_factor_of_two(n, prior_factor):
     finished = batched_run(n, seed=n)
     true_per_response = finished[-1] / n
-    eta = EtaEstimator(total=n, prior_seconds=None if prior_factor is None else prior_factor * true_per_response)
+    eta = EtaEstimator(total=n, prior_seconds=None if prior_factor is None else prior_factor * true_per_response,
+                       batch=16)
 
     def estimate(done, now):
         eta.update(done, 0, now)
@@ -104,7 +113,8 @@ def test_from_five_percent_on_the_eta_is_within_a_factor_of_two(n, prior_factor)
 
 
 def test_the_check_fails_a_moving_rate_estimator():
-    """The same check on the rate between the last two completions (what a fast-moving average shows)."""
+    """The same check on the rate between the last two completions (what a fast-moving average shows), and on
+    the average since the start taken at every response rather than at whole batches."""
     finished = batched_run(620, seed=620)
 
     def last_rate(done, now):
@@ -112,3 +122,11 @@ def test_the_check_fails_a_moving_rate_estimator():
         return (len(finished) - done) * max(now - before, 1e-6)
 
     assert worst_ratio(finished, last_rate) > 2.0
+    small = batched_run(50, seed=50)  # 4 batches: a run whose 5% ends inside its first batch
+    per_response = EtaEstimator(total=50)  # batch 1: the rate at every response
+
+    def average(done, now):
+        per_response.update(done, 0, now)
+        return per_response.remaining()
+
+    assert worst_ratio(small, average, batch=1) > 2.0
