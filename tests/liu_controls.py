@@ -13,9 +13,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Optional, Sequence
 
-from polibench.evaluator import RunOptions, evaluate
 from polibench.metrics.generation_bias import LiuBlock
 from polibench.models.planted import PlantedBackend, planted_leaning
+from polibench.pipeline.run import RunOptions, evaluate
 from polibench.results.files import read_results
 from polibench.scoring.ideology import IdeologyScorer
 from polibench.scoring.registry import SCORERS, register_scorer

@@ -34,6 +34,7 @@ class CachingBackend(StreamingBackend):
         self.chunk_size = backend.chunk_size
         self._identity: Optional[dict] = None
         self._model_key = ""
+        self.reused = 0  # responses handed over from the cache so far (the progress bar's ETA leaves them out)
 
     # -- identity: the wrapped backend's ----------------------------------------------------------------
 
@@ -57,12 +58,20 @@ class CachingBackend(StreamingBackend):
         keys = [request_key(identity, settings, p) for p in prompts]
         return keys, self.cache.get_many(keys)
 
+    def cached_count(self, prompts: list[Prompt], settings: GenerationSettings) -> int:
+        """How many of ``prompts`` the cache answers already (for the run's plan; nothing is generated)."""
+        identity = self.cache_identity()
+        keys = [request_key(identity, settings, p) for p in prompts]
+        found = self.cache.get_many(keys, count_hits=False)
+        return sum(key in found for key in keys)
+
     def generate_each(self, prompts: list[Prompt], settings: GenerationSettings, on_result: ResultFn) -> None:
         """Cached completions first; then the wrapped backend's, each persisted before it is reported."""
         keys, found = self._lookup(prompts, settings)
         todo = [i for i, key in enumerate(keys) if key not in found]
         for i, key in enumerate(keys):
             if key in found:
+                self.reused += 1
                 on_result(i, found[key])
         if not todo:
             return
@@ -89,6 +98,7 @@ class CachingBackend(StreamingBackend):
         keys, found = self._lookup(prompts, settings)
         results: list[Optional[Completion]] = [found.get(k) for k in keys]
         todo = [i for i, r in enumerate(results) if r is None]
+        self.reused += len(prompts) - len(todo)
         if progress and len(todo) < len(prompts):
             progress(len(prompts) - len(todo))
         if todo:

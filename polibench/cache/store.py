@@ -94,7 +94,8 @@ class ResponseCache:
         self.db.execute("INSERT OR IGNORE INTO models (model_key, identity) VALUES (?, ?)", (key, canonical(identity)))
         return key
 
-    def get_many(self, keys: Iterable[str]) -> dict[str, Completion]:
+    def get_many(self, keys: Iterable[str], count_hits: bool = True) -> dict[str, Completion]:
+        """The stored completions among ``keys``; ``count_hits=False`` for a look that reuses nothing (the plan)."""
         found: dict[str, Completion] = {}
         wanted = list(dict.fromkeys(keys))
         for start in range(0, len(wanted), 500):
@@ -107,7 +108,8 @@ class ResponseCache:
                 found[key] = Completion(text=text, finish_reason=finish,
                                         usage=Usage(prompt_tokens=p_tok, completion_tokens=c_tok),
                                         mask_fills=json.loads(fills) if fills else None)
-        self.hits += len(found)
+        if count_hits:
+            self.hits += len(found)
         return found
 
     def put_many(self, model_key: str, items: Iterable[tuple[str, Completion]]) -> None:

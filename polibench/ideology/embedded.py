@@ -24,11 +24,13 @@ import hashlib
 import json
 import shutil
 import sys
+import time
 from pathlib import Path
 from typing import Sequence
 
 import numpy as np
 
+from polibench.cache.speed import read_speed, record_speed
 from polibench.errors import PolibenchError
 from polibench.ideology.corpus import NEUTRAL, corpus_path, corpus_split
 from polibench.ideology.judge import (
@@ -39,6 +41,7 @@ from polibench.ideology.judge import (
     train_judge,
     validation_figures,
 )
+from polibench.models.eta import duration
 from polibench.paths import cache_dir, unwritable_reason
 from polibench.scoring.ideology import IdeologyScorer
 
@@ -57,6 +60,24 @@ def default_key() -> str:
 
 def default_judge_dir() -> Path:
     return cache_dir() / "ideology" / f"minilm-lr-{default_key()[:16]}"
+
+
+SPEED_KEY = "train:ideology-embedded:" + hashlib.sha256(json.dumps(RECIPE, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def training_texts() -> list:
+    """The texts the default judge is fit on: the recipe's training splits (neutral texts included)."""
+    return [t for split in RECIPE["train_splits"] for t in corpus_split(str(split))]
+
+
+def training_plan(n_train: int) -> str:
+    """The first-use line of the run's plan: what is trained and its ETA (from this cache's record of the
+    recipe's speed: seconds per training text, embedding and fit included)."""
+    speed = read_speed(SPEED_KEY)
+    eta = (f"ETA about {duration(speed.seconds * n_train)} ({speed.describe('text')})" if speed is not None else
+           "no training speed recorded in this cache yet (it embeds each text once)")
+    return (f"the offline ideology judge is trained once, on first use: TF-IDF words and MiniLM-L6 embeddings of "
+            f"{n_train} texts + logistic regression; {eta}")
 
 
 @contextlib.contextmanager
@@ -83,14 +104,16 @@ def ensure_default_judge() -> EmbeddingJudge:
     with _lock(folder.parent / f".{folder.name}.lock"):
         if (folder / JUDGE_FILE).is_file():  # another process finished it while we waited
             return EmbeddingJudge.load(folder)
-        train = [t for split in RECIPE["train_splits"] for t in corpus_split(str(split))]
+        train = training_texts()
         test = corpus_split("test")
         print(f"polibench: training the offline ideology judge once on {len(train)} texts (TF-IDF words and MiniLM-L6 "
               f"embeddings, logistic regression; a minute or two on 2 CPU cores); cached in {folder}",
               file=sys.stderr, flush=True)
+        started = time.perf_counter()
         judge = train_judge(train, str(minilm_path()), c=float(RECIPE["C"]),  # type: ignore[arg-type]
                             neutral_weight=float(RECIPE["neutral_weight"]),  # type: ignore[arg-type]
                             lexical_weight=float(RECIPE["lexical_weight"]))  # type: ignore[arg-type]
+        record_speed(SPEED_KEY, time.perf_counter() - started, len(train), what="offline ideology judge training")
         probs, labels = judge.predict([t.text for t in test]), np.array([t.label for t in test])
         styles = np.array([t.kind for t in test])
         partisan = labels != NEUTRAL
@@ -119,6 +142,13 @@ class EmbeddedIdeologyScorer(IdeologyScorer):
         super().__init__(labels, judge=judge or "default")
         self.judge_dir = Path(judge) if judge else None
         self._judge: EmbeddingJudge | None = None
+
+    @classmethod
+    def first_use_plan(cls, judge: str = "", **scorer_args) -> str | None:
+        """The training line when no judge is given and this cache does not hold the default one yet."""
+        if judge or (default_judge_dir() / JUDGE_FILE).is_file():
+            return None
+        return training_plan(len(training_texts()))
 
     def preflight(self) -> None:
         if self.judge_dir is not None:

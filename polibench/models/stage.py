@@ -12,10 +12,9 @@ from __future__ import annotations
 
 from typing import Callable, Optional
 
-from tqdm.auto import tqdm
-
 from polibench.models.base import ModelBackend
 from polibench.models.choice_stage import LOGPROB, score_option_samples
+from polibench.models.eta import EtaBar, EtaEstimator, decode_batch
 from polibench.records import Completion, GenerationSettings, Prompt, Sample
 
 
@@ -31,9 +30,12 @@ def _fill(sample: Sample, completion: Completion) -> Sample:
 
 def generate_samples(samples: list[Sample], backend: ModelBackend, settings: GenerationSettings, *,
                      chunk_size: Optional[int] = None, on_chunk: Optional[Callable[[list[Sample]], None]] = None,
-                     show_progress: bool = True, desc: str = "generating") -> list[Sample]:
+                     show_progress: bool = True, desc: str = "generating", estimator: Optional[EtaEstimator] = None,
+                     on_warm: Optional[Callable[[EtaEstimator], None]] = None) -> list[Sample]:
     """Return copies of ``samples`` with ``response``, ``finish_reason``, ``usage`` (and ``mask_fills``).
-    ``scoring: logprob`` samples get their ``option_logprobs`` instead (:mod:`polibench.models.choice_stage`)."""
+    ``scoring: logprob`` samples get their ``option_logprobs`` instead (:mod:`polibench.models.choice_stage`).
+    ``estimator`` gives the progress bar its ETA (:mod:`polibench.models.eta`; it measures the generation only)
+    and ``on_warm`` is called once it has measured the first 5%."""
     if any(s.scoring == LOGPROB for s in samples):
         by_option = [i for i, s in enumerate(samples) if s.scoring == LOGPROB]
         rest = [i for i, s in enumerate(samples) if s.scoring != LOGPROB]
@@ -43,12 +45,16 @@ def generate_samples(samples: list[Sample], backend: ModelBackend, settings: Gen
         if rest:
             done.update(zip(rest, generate_samples([samples[i] for i in rest], backend, settings,
                                                    chunk_size=chunk_size, on_chunk=on_chunk,
-                                                   show_progress=show_progress, desc=desc)))
+                                                   show_progress=show_progress, desc=desc, estimator=estimator,
+                                                   on_warm=on_warm)))
         return [done[i] for i in range(len(samples))]
     chunk_size = chunk_size or backend.chunk_size
+    reused_before = getattr(backend, "reused", 0)  # a caching backend's count, from earlier tasks too
     prompts = [prompt_of(s) for s in samples]
     results: list[Optional[Completion]] = [None] * len(samples)
-    with tqdm(total=len(samples), desc=desc, unit="resp", disable=not show_progress) as bar:
+    estimator = estimator or EtaEstimator(len(samples), batch=decode_batch(backend))
+    with EtaBar(total=len(samples), desc=desc, unit="resp", disable=not show_progress, estimator=estimator,
+                reused=lambda: getattr(backend, "reused", 0) - reused_before, on_warm=on_warm) as bar:
         for start in range(0, len(samples), chunk_size):
             end = min(start + chunk_size, len(samples))
             _generate_chunk(backend, settings, prompts, list(range(start, end)), results, bar)

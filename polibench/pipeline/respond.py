@@ -19,13 +19,17 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Callable, Optional, Protocol, Union
 
+from polibench.cache.plan import GenerationPlan, plan_generation, record_generation
 from polibench.errors import PolibenchError
 from polibench.models.base import ModelBackend
 from polibench.models.choice_stage import check_choice_support
+from polibench.models.eta import EtaEstimator, duration
 from polibench.models.stage import generate_samples
 from polibench.pipeline.plan import RunOptions, RunPlan, build_samples
+from polibench.pipeline.score import first_use_plans
 from polibench.records import Sample
 from polibench.results.folder import RunFolder
 
@@ -82,15 +86,24 @@ class BackendResponses:
         self.backend.preflight()  # e.g. one free request to an API with the key, before any prompt
 
     def respond(self, plan: RunPlan, options: RunOptions) -> Responses:
+        """Print the plan (each task's requests, expected tokens and ETA, then any first-use training of the
+        scorers), generate, and record the measured speed for the next plan (:mod:`polibench.cache.plan`)."""
         backend = self._ready()
-        generated: dict[str, list[Sample]] = {}
+        planned = []
         for task in plan.tasks:
             samples = build_samples(task, plan, seed=options.seed, samples_per_prompt=options.samples_per_prompt,
                                     limit=options.limit, model_name=backend.display_name)
             settings = task.generation if options.seed is None else task.generation.model_copy(
                 update={"seed": options.seed})
-            generated[task.task] = generate_samples(samples, backend, settings, show_progress=options.show_progress,
-                                                    desc=f"{task.task}: generating")
+            planned.append((task, samples, settings, plan_generation(task.task, samples, backend, settings)))
+        print_plan([generation for *_, generation in planned], first_use_plans(plan.tasks, options))
+        generated: dict[str, list[Sample]] = {}
+        for task, samples, settings, generation in planned:
+            estimator = generation.estimator()
+            generated[task.task] = generate_samples(
+                samples, backend, settings, show_progress=options.show_progress, desc=f"{task.task}: generating",
+                estimator=estimator, on_warm=None if generation.speed else partial(say_warm_up, generation))
+            record_generation(generation, estimator, generated[task.task], backend.name)
         return Responses(samples=generated, model=backend.describe())
 
     def close(self) -> None:
@@ -101,6 +114,31 @@ class BackendResponses:
         if self.backend is None:
             raise RuntimeError("BackendResponses.respond before prepare")
         return self.backend
+
+
+def say(line: str) -> None:
+    """One ``polibench: `` line on stderr, above any progress bar."""
+    from tqdm.auto import tqdm
+
+    tqdm.write(f"polibench: {line}", file=sys.stderr)
+
+
+def say_warm_up(plan: GenerationPlan, estimator: EtaEstimator) -> None:
+    """With no recorded speed: the ETA measured on the first 5%, unless nothing is left to generate."""
+    if estimator.to_generate:
+        say(plan.warm_line(estimator))
+
+
+def print_plan(plans: list[GenerationPlan], first_use: list[str]) -> None:
+    """The plan, before the first model call: each task's requests and ETA, then any first-use training."""
+    for plan in plans:
+        for line in plan.lines():
+            say(f"plan: {line}")
+    known = [p.expected_seconds() for p in plans if p.to_generate]
+    if len(known) > 1 and all(s is not None for s in known):
+        say(f"plan: generation in all, about {duration(sum(s for s in known if s is not None))}")
+    for line in first_use:
+        say(f"plan: then {line}")
 
 
 class RunResponses:

@@ -13,7 +13,7 @@ from typing import NamedTuple, Sequence
 from polibench.pipeline.plan import RunOptions, RunPlan
 from polibench.records import Sample
 from polibench.scoring.base import StanceScorer
-from polibench.scoring.registry import create_scorer, judges_ideology
+from polibench.scoring.registry import create_scorer, judges_ideology, scorer_class
 from polibench.scoring.stage import score_samples
 from polibench.taskspec.schema import TaskConfig
 
@@ -55,6 +55,16 @@ def scorer_specs(tasks: list[TaskConfig], options: RunOptions) -> list[ScorerSpe
         name, args, _ = scoring_setup(task, options)
         specs.append(ScorerSpec(task.task, name, tuple(task.scoring.labels), args))
     return specs
+
+
+def first_use_plans(tasks: list[TaskConfig], options: RunOptions) -> list[str]:
+    """What the tasks' scorers will cost on first use (training), once per scorer; nothing when all are ready."""
+    lines: list[str] = []
+    for spec in {spec.key: spec for spec in scorer_specs(tasks, options)}.values():
+        line = scorer_class(spec.scorer).first_use_plan(**spec.args)
+        if line and line not in lines:
+            lines.append(line)
+    return lines
 
 
 def score_tasks(plan: RunPlan, samples: dict[str, list[Sample]], options: RunOptions

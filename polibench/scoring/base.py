@@ -55,6 +55,13 @@ class StanceScorer(ABC):
         checks nothing beyond what the constructor checked."""
         return None
 
+    @classmethod
+    def first_use_plan(cls, **scorer_args) -> Optional[str]:
+        """What using this scorer with ``scorer_args`` will cost first, for the run's plan, printed before
+        generation (a scorer trained on first use says how long that takes); None when nothing. A class method:
+        no scorer is created while the generating model is loaded. Cheap: no weights."""
+        return None
+
     @abstractmethod
     def score(self, statements: Sequence[str], responses: Sequence[str],
               progress=None) -> list[StanceResult]:

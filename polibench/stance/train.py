@@ -128,8 +128,9 @@ def _freeze(model, embeddings: bool, layers: int) -> None:
 
 def train_classifier(base: str, train: Sequence[StanceExample], output: Path,
                      settings: TrainSettings = TrainSettings(), show_progress: bool = True,
-                     extra_metadata: Optional[dict] = None) -> Path:
-    """Fine-tune ``base`` on ``train`` and write the checkpoint to ``output`` (which must not exist yet)."""
+                     extra_metadata: Optional[dict] = None, callbacks: Sequence = ()) -> Path:
+    """Fine-tune ``base`` on ``train`` and write the checkpoint to ``output`` (which must not exist yet);
+    ``callbacks``: transformers ``TrainerCallback`` objects (the first-use ETA line)."""
     from transformers import DataCollatorWithPadding, PrinterCallback, Trainer, TrainingArguments
 
     output = Path(output)
@@ -153,7 +154,8 @@ def train_classifier(base: str, train: Sequence[StanceExample], output: Path,
             disable_tqdm=not show_progress, use_cpu=not _has_accelerator(), dataloader_num_workers=0,
             **_length_grouping(TrainingArguments))
         trainer = Trainer(model=model, args=args, train_dataset=_PairDataset(tokenizer, train, settings.max_length),
-                          data_collator=DataCollatorWithPadding(tokenizer), processing_class=tokenizer)
+                          data_collator=DataCollatorWithPadding(tokenizer), processing_class=tokenizer,
+                          callbacks=list(callbacks) or None)
         if not show_progress:
             trainer.remove_callback(PrinterCallback)  # it prints the final loss dict
         result = trainer.train()

@@ -73,7 +73,7 @@ def test_concurrent_first_use_trains_once(monkeypatch, tmp_path, capfd):
     monkeypatch.setenv("POLIBENCH_CACHE", str(tmp_path))
     calls = []
 
-    def fake_train(base, train, output, settings, show_progress=True, extra_metadata=None):
+    def fake_train(base, train, output, settings, show_progress=True, extra_metadata=None, callbacks=()):
         calls.append(output)
         time.sleep(0.5)
         output.mkdir(parents=True)
