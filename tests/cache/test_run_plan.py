@@ -150,11 +150,12 @@ def test_first_use_training_prints_its_measured_eta_after_five_percent_of_the_st
 
 def test_the_ideology_judges_first_use_is_in_the_plan(cache):
     from polibench.ideology import embedded
-    from polibench.ideology.corpus import builtin_corpus
+    from polibench.ideology.corpus import corpus_split
 
-    n_train = len(builtin_corpus()[0])
+    n_train = len(corpus_split("train")) + len(corpus_split("dev"))  # neutral texts included (soft 0.5 targets)
     line = embedded.EmbeddedIdeologyScorer.first_use_plan()
-    assert line.startswith(f"the offline ideology judge is trained once, on first use: MiniLM-L6 embeddings of "
+    assert line.startswith(f"the offline ideology judge is trained once, on first use: TF-IDF words and MiniLM-L6 "
+                           f"embeddings of "
                            f"{n_train} texts") and line.endswith("no training speed recorded in this cache yet "
                                                                   "(it embeds each text once)")
     record_speed(embedded.SPEED_KEY, 0.25 * n_train, n_train)
