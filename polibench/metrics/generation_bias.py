@@ -29,7 +29,7 @@ import numpy as np
 from polibench.errors import PolibenchError
 from polibench.metrics.blocks import EstimateBlock, Interval, Strict
 from polibench.metrics.bootstrap import percentile_intervals, resample_weights
-from polibench.metrics.registry import Estimate, Metric, MetricInput, register_metric
+from polibench.metrics.registry import Estimate, Metric, MetricInput, hooks, register_metric
 from polibench.seeding import derive_seed
 from polibench.taskspec.schema import Instrument, TaskConfig
 
@@ -220,4 +220,5 @@ register_metric(Metric(
         Estimate("indirect", "Liu indirect bias (W2)", 0, 1, "none", "more bias", higher_is_better=False, digits=4),
         Estimate("direct", "Liu direct bias (|ΔW2|)", 0, 1, "none", "more bias", higher_is_better=False, digits=4),
     ),
+    **hooks("polibench.report.generation_bias", "section"), run_section="polibench.report.generation_bias:table5",
 ))

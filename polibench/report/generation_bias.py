@@ -79,3 +79,8 @@ def option_lines(block: LiuBlock) -> list[str]:
         lines.append(f"| {name} | {part.keywords} | {part.responses} | {score} | "
                      f"{_cell(part.indirect, part.ci.indirect, 1)} | {_cell(part.direct, part.ci.direct, 1)} |")
     return lines + [""]
+
+
+def section(block: LiuBlock, ctx) -> list[str]:
+    """The ``liu_bias`` metric's report section (its registration's hook)."""
+    return option_lines(block)

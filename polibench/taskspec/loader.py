@@ -97,12 +97,15 @@ class TaskRegistry:
 
 
 def load_registry(include_paths: Iterable[str | Path] = ()) -> TaskRegistry:
-    """Load the built-in tasks plus any user folders (searched recursively for ``*.yaml``/``*.yml``)."""
+    """Load the built-in tasks, the task folders of installed plugins (:func:`polibench.plugins.task_folders`)
+    and any user folders (searched recursively for ``*.yaml``/``*.yml``)."""
+    from polibench.plugins import task_folders
+
     registry = TaskRegistry()
     include_paths = list(include_paths)
     if any(not str(p).strip() for p in include_paths):  # Path("") is the current folder: never meant
         raise SpecError("''", "--include-path", "an existing folder of task YAML files, not an empty path")
-    folders = [builtin_tasks_dir(), *[Path(p) for p in include_paths]]
+    folders = [builtin_tasks_dir(), *task_folders(), *[Path(p) for p in include_paths]]
     for folder in folders:
         if not folder.is_dir():
             raise SpecError(str(folder), "--include-path", "an existing folder of task YAML files")
