@@ -30,6 +30,18 @@ def metric(block: Optional[EstimateBlock], key: str) -> Optional[Metric]:
     return Metric(value=value, ci=None if interval is None else [interval.low, interval.high])
 
 
+def estimates(results: TaskResults) -> dict[str, dict[str, Metric]]:
+    """Every headline estimate of every metric block of the task, ``{metric name: {estimate key: Metric}}``, as
+    the metric registry declares them (an estimate the block has no field for is left out)."""
+    out: dict[str, dict[str, Metric]] = {}
+    for registered, block in results.metrics():
+        found = {e.key: m for e in registered.estimates
+                 if isinstance(block, EstimateBlock) and (m := metric(block, e.key)) is not None}
+        if found:
+            out[registered.name] = found
+    return out
+
+
 def _faulborn(block: Optional[FaulbornBlock]) -> dict[str, Metric]:
     if block is None:
         return {}
@@ -103,8 +115,7 @@ def task_result(name: str, document: ResultsDocument, results: TaskResults) -> T
         seed=seed, samples_per_prompt=document.run.samples_per_prompt or config.generation.samples,
         scorer=scoring.get("scorer"), threshold=scoring.get("threshold"),
         spec_sha256=spec_sha256(document.configs[name], document.instruments),
-        economic=metric(pct, "economic"), social=metric(pct, "social"),
-        faulborn_bias=_faulborn(bias), coverage=_coverage(results.coverage),
+        estimates=estimates(results), coverage=_coverage(results.coverage),
         pct_answered=pct.answered if pct else None, pct_statements=pct.statements if pct else None,
         agree_share=None if pct is None or (share := agree_share(pct.answers)) is None else round(share, 4),
         per_variant=per_variant, per_prefix=_per_prefix(bias),
