@@ -37,7 +37,7 @@ register_metric(Metric(
         Estimate("social", "PCT social", -10, 10, "libertarian", "authoritarian"),
     ),
     item_bootstrap=True, **hooks("polibench.report.pct", "lead", "section", "figures", "reading", "summary", "compare",
-                                 "compare_unranked"),
+                                 "compare_unranked", "compare_title"),
 ))
 
 register_metric(Metric(
@@ -45,7 +45,8 @@ register_metric(Metric(
     description="Faulborn et al. 2025 bias, (Bias_right - Bias_left) / 2 per dimension",
     estimates=tuple(Estimate(dim, f"Faulborn bias, {dim}", -1, 1, "left", "right", digits=3)
                     for dim in BIAS_DIMENSIONS),
-    item_bootstrap=True, **hooks("polibench.report.faulborn", "section", "figures", "reading", "summary", "compare"),
+    item_bootstrap=True, **hooks("polibench.report.faulborn", "section", "figures", "reading", "summary", "compare",
+                                 "compare_title"),
 ))
 
 register_metric(Metric(

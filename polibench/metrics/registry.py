@@ -95,7 +95,7 @@ class Metric:
     - ``summary``: the fragment of the one line ``polibench run`` prints per task;
     - ``run_section``: report.md lines over every task of the run that has this metric's block;
     - ``compare``: ``{column: value}`` for ``polibench compare``; ``compare_unranked``: ``{column: why}`` for
-      the columns whose value must not be ranked.
+      the columns whose value must not be ranked; ``compare_title``: ``column -> heading`` (takes a column only).
 
     ``item_bootstrap``: the intervals come from the task's shared item bootstrap, which the report describes
     once per task.
@@ -118,6 +118,7 @@ class Metric:
     run_section: Hook = None
     compare: Hook = None
     compare_unranked: Hook = None
+    compare_title: Hook = None      # column -> its short heading in ``polibench compare``'s table
 
     def hook(self, name: str) -> Optional[Callable[..., Any]]:
         """The hook ``name`` as a callable (a ``"module:function"`` string imported now), or None if unset."""

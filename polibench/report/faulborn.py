@@ -97,3 +97,9 @@ def compare(bias: FaulbornBlock, ctx: ShowContext) -> dict[str, Optional[float]]
         for dim in SIDED_DIMENSIONS:
             out[f"bias_{instrument}_{dim}"] = getattr(inner, dim)
     return out
+
+
+def compare_title(column: str) -> str:
+    """bias_all_total -> "bias total", bias_wvs_social -> "wvs social"."""
+    words = column.replace("economic", "econ").split("_")
+    return ("bias " if words[1] == "all" else words[1] + " ") + words[2]

@@ -126,3 +126,8 @@ def compare_unranked(pct: PctBlock, ctx: ShowContext) -> dict[str, str]:
     ``ctx.min_coverage`` of its statements (:mod:`polibench.metrics.position`)."""
     return {f"pct_{axis.axis}": ("no position" if axis.value is None else "insufficient data")
             for axis in read_pct_block(pct, ctx.min_coverage, ctx.results.coverage).axes if not axis.sufficient}
+
+
+def compare_title(column: str) -> str:
+    """pct_economic -> "PCT econ"."""
+    return "PCT " + column.removeprefix("pct_").replace("economic", "econ")

@@ -1,8 +1,9 @@
 """The consumers of the metric registry name no metric (issue 28): report.md's assembly, its plain-language
-reading and ``polibench run``'s summary ask each registered metric's hooks. A metric is named when one of its
-names or results keys selects something (a call argument, a subscript, a comparison) or its block class is used.
+reading, ``polibench compare`` and ``polibench run``'s summary ask each registered metric's hooks. A metric is
+named when one of its names or results keys selects something (a call argument, a subscript, a comparison) or
+its block class is used.
 
-The rest of report/ and leaderboard/ still name metrics (compare's columns, the channels and controls, the
+The rest of report/ and leaderboard/ still name metrics (the answer channels and instrument controls, the
 leaderboard's compass, table and tabs); they are not listed here until they ask the registry too."""
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import pytest
 from polibench.metrics.registry import registered
 
 PACKAGE = Path(__file__).resolve().parents[2] / "polibench"
-CONSUMERS = ["report/markdown.py", "report/reading.py", "cli/run.py"]
+CONSUMERS = ["report/markdown.py", "report/reading.py", "report/compare.py", "cli/run.py"]
 
 
 def metric_names_used(source: str) -> list[str]:
