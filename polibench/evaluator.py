@@ -17,6 +17,7 @@ from typing import Optional
 
 from polibench.metrics.compute import compute_task_results
 from polibench.metrics.registry import check_metric_specs
+from polibench.metrics.run_level import compute_run_metrics
 from polibench.models.base import ModelBackend
 from polibench.models.choice_stage import check_choice_support
 from polibench.models.stage import generate_samples
@@ -101,10 +102,14 @@ def results_document(tasks: list[TaskConfig], registry: TaskRegistry, samples: d
     """The whole results.json: results per task plus everything needed to recompute them."""
     instruments = {n: registry.instruments[n] for t in tasks for n in t.instruments}
     variant_sets = {t.variant_set: registry.variant_sets[t.variant_set] for t in tasks}
+    results = {t.task: TaskResults.from_blocks(compute_task_results(t, instruments, samples[t.task], seed=options.seed))
+               for t in tasks}
     return ResultsDocument(
-        results={t.task: TaskResults.from_blocks(compute_task_results(t, instruments, samples[t.task],
-                                                                      seed=options.seed)) for t in tasks},
-        configs={t.task: t.model_dump(mode="json") for t in tasks},
+        results=results,
+        run_metrics=compute_run_metrics({t.task: t for t in tasks}, instruments,
+                                        [s for t in tasks for s in samples[t.task]], results, options.seed),
+        configs={t.task: t.model_dump(mode="json", exclude=None if t.compare_with else {"compare_with"})
+                 for t in tasks},
         versions={t.task: t.version for t in tasks},
         instruments={n: i.model_dump(mode="json", exclude_none=True) for n, i in instruments.items()},
         variant_sets={n: v.model_dump(mode="json") for n, v in variant_sets.items()},

@@ -6,10 +6,11 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from polibench.metrics.run_level import RunMetrics
 from polibench.report.markdown import write_report
 from polibench.results.document import ResultsDocument, TaskResults
 from polibench.results.files import SAMPLES, read_results, read_samples, write_results
-from polibench.results.recompute import recompute, results_json
+from polibench.results.recompute import recompute, recompute_run_metrics, results_json
 
 
 def add_parser(sub) -> None:
@@ -20,22 +21,24 @@ def add_parser(sub) -> None:
     p.set_defaults(handler=score_command)
 
 
-def recompute_run(run_dir: Path) -> tuple[ResultsDocument, dict[str, TaskResults]]:
-    """(stored results document, recomputed results per task) of a run folder."""
+def recompute_run(run_dir: Path) -> tuple[ResultsDocument, dict[str, TaskResults], RunMetrics]:
+    """(stored results document, recomputed results per task, recomputed run-level metrics) of a run folder."""
     document = read_results(run_dir)
-    return document, recompute(document, read_samples(run_dir / SAMPLES))
+    samples = read_samples(run_dir / SAMPLES)
+    recomputed = recompute(document, samples)
+    return document, recomputed, recompute_run_metrics(document, samples, recomputed)
 
 
 def score_command(args: argparse.Namespace) -> int:
     run_dir = Path(args.run_dir)
-    document, recomputed = recompute_run(run_dir)
-    same = results_json(recomputed) == document.results_json()
+    document, recomputed, run_metrics = recompute_run(run_dir)
+    same = results_json(recomputed) == document.results_json() and run_metrics == document.run_metrics
     if args.check:
         print("results.json matches samples.jsonl" if same else "results.json DIFFERS from samples.jsonl")
         return 0 if same else 1
     from polibench.cli.run import summary_lines
 
-    document = document.model_copy(update={"results": recomputed})
+    document = document.model_copy(update={"results": recomputed, "run_metrics": run_metrics})
     write_results(run_dir, document)
     write_report(run_dir, document)
     for line in summary_lines(document):  # the lines `polibench run` prints at its end

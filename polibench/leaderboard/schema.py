@@ -187,8 +187,9 @@ class Entry(Strict):
     fairness: dict = Field(default_factory=dict,
                            description="unused: fairness results are submissions of their own (leaderboard/fairness/)")
     imported: Optional[ImportedFrom] = Field(None, description="responses generated elsewhere (polibench import)")
-    channels: list[ChannelComparison] = Field(default_factory=list,
-                                              description="forced-choice vs open-ended comparisons (CHANNEL_PAIRS)")
+    channels: list[ChannelComparison] = Field(
+        default_factory=list, description="forced-choice vs open-ended comparisons (the run's run_metrics.channels: "
+                                          "task pairs declared with compare_with, kind channel)")
 
     @model_validator(mode="before")
     @classmethod

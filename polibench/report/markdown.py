@@ -11,15 +11,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Optional
 
-from polibench.metrics.channels import CHANNEL_PAIRS, LOGPROB_PAIRS
 from polibench.metrics.position import DEGENERATE_NOTE, LIMIT_LABEL, MIN_AXIS_COVERAGE, degenerate
 from polibench.metrics.registry import ShowContext, registered
-from polibench.records import Sample
-from polibench.report.channels import channel_comparisons, channel_lines, controls_lines
+from polibench.report.channels import channel_lines, controls_lines
 from polibench.report.reading import reading_lines
 from polibench.report.text import with_ci
 from polibench.results.document import ResultsDocument, TaskResults
-from polibench.results.files import REPORT, SAMPLES, atomic_write_text, read_samples
+from polibench.results.files import REPORT, atomic_write_text
 
 __all__ = ["headline_table", "render_report", "short_model_name", "task_section", "with_ci", "write_figures",
            "write_report"]
@@ -87,10 +85,10 @@ def run_sections(document: ResultsDocument) -> list[str]:
 
 
 def render_report(document: ResultsDocument, figures: Optional[dict] = None,
-                  samples: Optional[list[Sample]] = None, min_coverage: float = MIN_AXIS_COVERAGE) -> str:
+                  min_coverage: float = MIN_AXIS_COVERAGE) -> str:
     """The Markdown text, opening with the plain-language reading of the run (:mod:`polibench.report.reading`);
-    ``figures`` maps task -> {figure kind: [file names]} (none: a report without plots); with ``samples``, also
-    the answer-channel comparison and the original-vs-opposite control."""
+    ``figures`` maps task -> {metric: {figure kind: [file names]}} (none: a report without plots). The answer
+    channels and the instrument controls come from the run-level metrics stored in the document."""
     figures = figures or {}
     model = document.model
     lines = ["# polibench report", "",
@@ -103,9 +101,8 @@ def render_report(document: ResultsDocument, figures: Optional[dict] = None,
     for name, results in document.results.items():
         lines += task_section(name, results, document.scoring.get(name, {}), figures.get(name), min_coverage)
     lines += run_sections(document)
-    if samples is not None:
-        lines += channel_lines(channel_comparisons(document, samples, CHANNEL_PAIRS + LOGPROB_PAIRS))
-    lines += controls_lines(document, samples)
+    lines += channel_lines(document.run_metrics.channels + document.run_metrics.logprob)
+    lines += controls_lines(document)
     return "\n".join(lines)
 
 
@@ -126,6 +123,5 @@ def write_report(run_dir: Path, document: ResultsDocument, min_coverage: float =
     figures = {name: write_figures(run_dir, name, results, model_name)
                for name, results in document.results.items()}
     path = run_dir / REPORT
-    samples = read_samples(run_dir / SAMPLES) if (run_dir / SAMPLES).is_file() else None
-    atomic_write_text(path, render_report(document, figures, samples, min_coverage))
+    atomic_write_text(path, render_report(document, figures, min_coverage))
     return path

@@ -77,6 +77,9 @@ class TaskRegistry:
             for inst in task.instruments:
                 if inst not in self.instruments:
                     raise SpecError(path, "instrument", f"one of {sorted(self.instruments)} (got '{inst}')")
+            for pairing in task.compare_with:
+                if pairing.task not in self.tasks or pairing.task == name:
+                    raise SpecError(path, "compare_with", f"another task's name (got '{pairing.task}')")
             if task.variant_set not in self.variant_sets:
                 raise SpecError(path, "variant_set", f"one of {sorted(self.variant_sets)} (got '{task.variant_set}')")
             for inst in task.instruments:
