@@ -3,8 +3,9 @@ reading, ``polibench compare`` and ``polibench run``'s summary ask each register
 named when one of its names or results keys selects something (a call argument, a subscript, a comparison) or
 its block class is used.
 
-The rest of report/ and leaderboard/ still name metrics (the answer channels and instrument controls, the
-leaderboard's compass, table and tabs); they are not listed here until they ask the registry too."""
+The leaderboard's compass, table and tabs (render, charts, positions, extract's per-variant and per-prefix
+breakdowns, prismia) still name the PCT and Faulborn metrics; they are not listed here until they ask the
+registry too."""
 
 from __future__ import annotations
 
@@ -16,7 +17,10 @@ import pytest
 from polibench.metrics.registry import registered
 
 PACKAGE = Path(__file__).resolve().parents[2] / "polibench"
-CONSUMERS = ["report/markdown.py", "report/reading.py", "report/compare.py", "cli/run.py"]
+CONSUMERS = ["report/markdown.py", "report/reading.py", "report/compare.py", "report/channels.py", "cli/run.py",
+             "leaderboard/build.py", "leaderboard/submit.py", "leaderboard/verify.py"]
+# report/ modules that draw or write for particular metrics without being a hook module themselves
+REPORT_HELPERS = {"report/plots.py", "report/text.py", "report/__init__.py"}
 
 
 def metric_names_used(source: str) -> list[str]:
@@ -55,3 +59,14 @@ def test_the_check_sees_a_metric_named_in_each_way():
 @pytest.mark.parametrize("path", CONSUMERS)
 def test_consumers_name_no_metric(path):
     assert metric_names_used((PACKAGE / path).read_text(encoding="utf-8")) == []
+
+
+def test_every_report_module_is_a_consumer_or_a_registration():
+    """A module of report/ is checked here (a consumer), or is named by a metric's registration (its hooks), or
+    is one of the helpers those use: a new report module has to say which it is."""
+    hook_modules = {value.partition(":")[0].removeprefix("polibench.").replace(".", "/") + ".py"
+                    for m in registered().values() for value in vars(m).values() if isinstance(value, str)
+                    and value.startswith("polibench.report.")}
+    modules = {f"report/{p.name}" for p in (PACKAGE / "report").glob("*.py")}
+    assert modules - set(CONSUMERS) - hook_modules - REPORT_HELPERS == set()
+    assert hook_modules <= modules  # every hook string names a module that exists
