@@ -115,6 +115,16 @@ def test_run_level_metrics_are_in_results_json_and_score_check_covers_them(run, 
     assert [(c["a"], c["b"]) for c in metrics["order"]] == [(A, REVERSED)] and metrics["logprob"] == []
     assert set(metrics["controls"]) == {A, B, OPEN, REVERSED}
     assert metrics["controls"][A]["agree_share"]["share"] == 1.0  # every statement answered "3) Agree"
+    # task B disagrees with 3 statements: its stored agree share is the documented computation, with the task's seed
+    from polibench.metrics.channels import agree_share
+    from polibench.results.files import read_samples
+
+    document = read_results(run)
+    instrument = document.task_instruments()[metrics["controls"][B]["instrument"]]
+    own = [s for s in read_samples(run / "samples.jsonl") if s.task == B]
+    expected = agree_share(own, instrument, document.task_config(B).generation.seed)
+    assert metrics["controls"][B]["agree_share"] == expected.model_dump(mode="json")
+    assert expected.share < 1.0 and expected.ci[0] < expected.ci[1]
     assert main(["score", str(run), "--check"]) == 0
     copy = tmp_path / "run"
     shutil.copytree(run, copy)
