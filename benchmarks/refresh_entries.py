@@ -2,9 +2,11 @@
 
     PYTHONPATH=$PWD python benchmarks/refresh_entries.py leaderboard/entries
 
-For each entry whose samples and results are shipped: recompute every task's results from the samples (no
-model call, no stance scoring: the samples carry their stances), write the new results.json.gz beside the
-entry, and rewrite the entry's task summaries, channel comparisons and results hash. Everything else (model,
+For each entry whose samples and results are shipped: recompute every task's results and the run-level metrics
+from the samples (no model call, no stance scoring: the samples carry their stances), write the new
+results.json.gz beside the entry, and rewrite the entry's task summaries, channel comparisons and results hash.
+A built-in task's pairings with other tasks (``compare_with:``, which its stored config may predate) are taken
+from this polibench's task file; they are left out of the spec hash. Everything else (model,
 dates, samples) is kept. ``polibench leaderboard verify`` must then report every entry verified. Takes a few
 seconds; ``--smoke`` refreshes only the first entry into a temporary copy and verifies it.
 """
@@ -23,7 +25,8 @@ from polibench.leaderboard.schema import entry_json, entry_paths, load_entry
 from polibench.leaderboard.verify import VERIFIED, files_shipped, verify_path
 from polibench.results.files import atomic_write_text, parse_json, parse_samples
 from polibench.results.migrate import migrate
-from polibench.results.recompute import recompute
+from polibench.results.recompute import recompute, recompute_run_metrics
+from polibench.taskspec.loader import load_registry
 
 
 def refresh(path: Path) -> bool:
@@ -34,10 +37,16 @@ def refresh(path: Path) -> bool:
         return False
     samples = parse_samples(read_artifact(folder, entry.samples), entry.samples.file)
     document = migrate(parse_json(read_artifact(folder, entry.results), entry.results.file), entry.results.file)
+    builtin = load_registry().tasks
+    configs = {name: ({**config, "compare_with": [p.model_dump(mode="json") for p in builtin[name].compare_with]}
+                      if name in builtin and builtin[name].compare_with and "compare_with" not in config else config)
+               for name, config in document.configs.items()}
+    document = document.model_copy(update={"configs": configs})
     document = document.model_copy(update={"results": recompute(document, samples)})
+    document = document.model_copy(update={"run_metrics": recompute_run_metrics(document, samples, document.results)})
     results = gzip_bytes(document.to_json().encode("utf-8"), folder / entry.results.file)
     entry = entry.model_copy(update={"tasks": extract.task_results(document, document.results), "results": results,
-                                     "channels": extract.channel_comparisons(document, samples)})
+                                     "channels": document.run_metrics.channels})
     atomic_write_text(path, entry_json(entry))
     return True
 

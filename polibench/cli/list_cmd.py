@@ -1,4 +1,4 @@
-"""``polibench list``: tasks, instruments, variant sets, backends and scorers."""
+"""``polibench list``: tasks, instruments, variant sets, backends, scorers and metrics (plugins included)."""
 
 from __future__ import annotations
 
@@ -8,15 +8,16 @@ from polibench.cli.flags import accept_lm_eval_spellings
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("list", help="show tasks, instruments, prompt variant sets, backends and scorers")
+    p = sub.add_parser("list", help="show tasks, instruments, prompt variant sets, backends, scorers and metrics")
     p.add_argument("--include-path", action="append", default=[], help="extra folder of task YAML files")
     accept_lm_eval_spellings(p)
     p.set_defaults(handler=list_command)
 
 
 def list_command(args: argparse.Namespace) -> int:
-    from polibench.models.registry import BACKENDS
-    from polibench.scoring.registry import SCORERS
+    from polibench.metrics.registry import registered
+    from polibench.models.registry import available_backends
+    from polibench.scoring.registry import available_scorers
     from polibench.taskspec.loader import load_registry
 
     reg = load_registry(args.include_path)
@@ -32,6 +33,7 @@ def list_command(args: argparse.Namespace) -> int:
     print("Prompt variant sets:")
     for name, vs in sorted(reg.variant_sets.items()):
         print(f"  {name:<16} {len(vs.variants):>4} variants")
-    print("Backends: " + ", ".join(sorted(BACKENDS)))
-    print("Scorers:  " + ", ".join(sorted(SCORERS)))
+    print("Backends: " + ", ".join(sorted(available_backends())))
+    print("Scorers:  " + ", ".join(sorted(available_scorers())))
+    print("Metrics:  " + ", ".join(sorted(registered())))
     return 0

@@ -145,54 +145,24 @@ def run_command(args: argparse.Namespace) -> int:
 
 
 def summary_lines(document, min_coverage: Optional[float] = None) -> list[str]:
-    """One line per task: PCT coordinates and Faulborn total bias with intervals, and coverage (the lines
+    """One line per task: each metric's ``summary`` fragment (PCT coordinates and Faulborn total bias with
+    intervals, coverage, ...; :class:`polibench.metrics.registry.Metric`), then a --limit run's label (the lines
     ``run`` prints; the README's demo line is checked against them). A position is qualified where it cannot
     be read at face value (:mod:`polibench.metrics.position`): no position, insufficient data (fewer than
     ``min_coverage`` of an axis's statements answered), a degenerate interval, acquiescence, a --limit run."""
-    from polibench.metrics.blocks import FaulbornBlock, PctBlock
-    from polibench.metrics.position import DEGENERATE_NOTE, LIMIT_LABEL, MIN_AXIS_COVERAGE, degenerate
-    from polibench.report.markdown import with_ci
+    from polibench.metrics.position import LIMIT_LABEL, MIN_AXIS_COVERAGE
+    from polibench.metrics.registry import ShowContext
 
     lines = []
     for task, results in document.results.items():
-        cov = results.coverage
-        line = f"{task}:"
-        pct = results.block("pct")
-        if isinstance(pct, PctBlock):
-            line += pct_summary(pct, MIN_AXIS_COVERAGE if min_coverage is None else min_coverage, cov)
-        logprob = results.block("logprob")
-        if logprob is not None and getattr(logprob, "economic", None) is not None:
-            line += (" expected under the option distribution:"
-                     f" economic {with_ci(logprob.economic, logprob.ci.economic)},"
-                     f" social {with_ci(logprob.social, logprob.ci.social)}; entropy {logprob.entropy:.3f} bits,"
-                     f" non-answer mass {logprob.non_answer:.3f};")
-        bias = results.block("faulborn_bias")
-        if isinstance(bias, FaulbornBlock) and bias.total is not None:
-            line += (f" Faulborn bias {with_ci(bias.total, bias.ci.total, 3)}"
-                     f"{DEGENERATE_NOTE if degenerate(bias.total, bias.ci.total) else ''};")
-        line += (f" coverage {cov.items_answered}/{cov.items} items, {cov.responses_kept}/"
-                 f"{cov.responses} responses kept ({100 * (cov.kept_share or 0.0):.1f}%)")
+        ctx = ShowContext(task=task, results=results, scoring=document.scoring.get(task, {}),
+                          min_coverage=MIN_AXIS_COVERAGE if min_coverage is None else min_coverage)
+        line = f"{task}:" + "".join(metric.show("summary", block, ctx, default="")
+                                    for metric, block in results.metrics())
         if document.run.limit is not None:
             line += f"; --limit {document.run.limit}: {LIMIT_LABEL}"
         lines.append(line)
     return lines
-
-
-def pct_summary(pct, min_coverage: float, coverage=None) -> str:
-    """`` economic V [L, H], social V [L, H];`` with qualifiers, or `` no position (...);``."""
-    from polibench.metrics.position import acquiescence_flag, agree_share, read_pct_block
-    from polibench.report.markdown import with_ci
-
-    reading = read_pct_block(pct, min_coverage, coverage)
-    if not reading.has_position:
-        return f" no position ({reading.quadrant_sentence()[len('No position: '):].rstrip('.')});"
-    parts = []
-    for axis in reading.axes:
-        notes = axis.notes()
-        parts.append(f" {axis.axis} {with_ci(axis.value, axis.ci)}" + (f" ({'; '.join(notes)})" if notes else ""))
-    text = ",".join(parts) + ";"
-    flag = acquiescence_flag(agree_share(pct.answers), pct.economic, pct.social)
-    return text + (f" {flag};" if flag else "")
 
 
 def print_summary(document, out: Path, min_coverage: Optional[float] = None) -> None:

@@ -11,11 +11,12 @@ from pathlib import Path
 
 from polibench.cli.args import parse_kv, probability
 from polibench.errors import PolibenchError
+from polibench.metrics.run_level import RunMetrics
 from polibench.report.markdown import write_report
 from polibench.results.document import ResultsDocument, TaskResults
 from polibench.results.files import write_results
 from polibench.results.folder import RunFolder
-from polibench.results.recompute import recompute, results_json
+from polibench.results.recompute import recompute, recompute_run_metrics, results_json
 
 
 def add_parser(sub) -> None:
@@ -33,24 +34,25 @@ def add_parser(sub) -> None:
     p.set_defaults(handler=score_command)
 
 
-def recompute_run(run_dir: Path) -> tuple[ResultsDocument, dict[str, TaskResults]]:
-    """(stored results document, recomputed results per task) of a run folder."""
+def recompute_run(run_dir: Path) -> tuple[ResultsDocument, dict[str, TaskResults], RunMetrics]:
+    """(stored results document, recomputed results per task, recomputed run-level metrics) of a run folder."""
     run = RunFolder(run_dir)
-    return run.document, recompute(run.document, run.samples)
+    recomputed = recompute(run.document, run.samples)
+    return run.document, recomputed, recompute_run_metrics(run.document, run.samples, recomputed)
 
 
 def score_command(args: argparse.Namespace) -> int:
     run_dir = Path(args.run_dir)
     if args.scorer or args.output or args.scorer_args or args.threshold is not None:
         return rescore_command(args, run_dir)
-    document, recomputed = recompute_run(run_dir)
-    same = results_json(recomputed) == document.results_json()
+    document, recomputed, run_metrics = recompute_run(run_dir)
+    same = results_json(recomputed) == document.results_json() and run_metrics == document.run_metrics
     if args.check:
         print("results.json matches samples.jsonl" if same else "results.json DIFFERS from samples.jsonl")
         return 0 if same else 1
     from polibench.cli.run import summary_lines
 
-    document = document.model_copy(update={"results": recomputed})
+    document = document.model_copy(update={"results": recomputed, "run_metrics": run_metrics})
     write_results(run_dir, document)
     write_report(run_dir, document)
     for line in summary_lines(document):  # the lines `polibench run` prints at its end

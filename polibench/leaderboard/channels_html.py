@@ -7,7 +7,7 @@ from html import escape
 from typing import Optional
 
 from polibench.leaderboard.schema import Entry, ImportedFrom, TaskResult
-from polibench.metrics.channels import CHANNEL_PAIRS, ChannelComparison
+from polibench.metrics.channels import ChannelComparison
 
 
 def _num(value: Optional[float], ci: Optional[list[float]] = None, digits: int = 2, sign: bool = True) -> str:
@@ -88,15 +88,24 @@ def channels_tab(entries: list[Entry]) -> str:
                "polibench parsed and scored them.</p></div>" if sources else ""))
 
 
+def channel_pairs() -> list[tuple[str, str]]:
+    """The built-in (forced choice, open-ended) task pairs: the ``compare_with`` pairings of kind ``channel`` that
+    the task files declare, as (the task compared with, the declaring task)."""
+    from polibench.taskspec.loader import load_registry
+
+    return [(p.task, t.task) for t in load_registry().tasks.values() for p in t.compare_with if p.kind == "channel"]
+
+
 def not_compared(entries: list[Entry]) -> str:
     """The models that have no row in the tab, each with why: which of a pair's tasks their entries hold."""
     compared = {e.model.id for e in entries if e.channels}
+    pairs = channel_pairs()
     reasons: dict[str, set[str]] = {}
     for entry in entries:
         if entry.model.id in compared:
             continue
         names = {t.name for t in entry.tasks}
-        held = [(a, b) for a, b in CHANNEL_PAIRS if (a in names) != (b in names)]
+        held = [(a, b) for a, b in pairs if (a in names) != (b in names)]
         why = reasons.setdefault(entry.model.id, set())
         why.update(f"{a if a in names else b} without {b if a in names else a}" for a, b in held)
         if not held:
@@ -107,7 +116,7 @@ def not_compared(entries: list[Entry]) -> str:
                     for model, why in sorted(reasons.items()))
     return (f'<div class="note missing" data-count="{len(reasons)}"><p>Not in this view ({len(reasons)} '
             f"model{'s' if len(reasons) != 1 else ''}): a row needs both tasks of a pair "
-            f"({escape(', '.join(f'{a} and {b}' for a, b in CHANNEL_PAIRS))}) in one entry.</p><ul>{items}</ul></div>")
+            f"({escape(', '.join(f'{a} and {b}' for a, b in pairs))}) in one entry.</p><ul>{items}</ul></div>")
 
 
 def model_channels(entry: Entry) -> str:

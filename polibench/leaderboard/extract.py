@@ -17,7 +17,6 @@ from polibench.metrics.blocks import BIAS_DIMENSIONS, Coverage, EstimateBlock, F
 from polibench.metrics.generation_bias import LiuBlock
 from polibench.metrics.position import agree_share
 from polibench.records import FIRST_DIMENSION_NAMES
-from polibench.report.channels import channel_comparisons
 from polibench.results.document import ResultsDocument, TaskResults
 from polibench.taskspec.schema import Instrument, TaskConfig
 
@@ -28,6 +27,18 @@ def metric(block: Optional[EstimateBlock], key: str) -> Optional[Metric]:
         return None
     value, interval = block.estimate(key)
     return Metric(value=value, ci=None if interval is None else [interval.low, interval.high])
+
+
+def estimates(results: TaskResults) -> dict[str, dict[str, Metric]]:
+    """Every headline estimate of every metric block of the task, ``{metric name: {estimate key: Metric}}``, as
+    the metric registry declares them (an estimate the block has no field for is left out)."""
+    out: dict[str, dict[str, Metric]] = {}
+    for registered, block in results.metrics():
+        found = {e.key: m for e in registered.estimates
+                 if isinstance(block, EstimateBlock) and (m := metric(block, e.key)) is not None}
+        if found:
+            out[registered.name] = found
+    return out
 
 
 def _faulborn(block: Optional[FaulbornBlock]) -> dict[str, Metric]:
@@ -68,7 +79,8 @@ def spec_sha256(config: dict, instruments: dict[str, dict], notes: bool = True) 
 
     The hash is taken over the spec in its first spelling, so that renames change no hash: the task's variant
     set under its old key ``variants`` (``by_alias``) and the social dimension under its old name ``cultural``.
-    ``notes=False`` leaves out what only documents the spec (descriptions, provenance, items' label notes):
+    The pairings with other tasks (``compare_with``) are always left out: they say what is compared, not what is
+    run. ``notes=False`` leaves out what only documents the spec (descriptions, provenance, items' label notes):
     rewording them changes nothing that is run; and the task's default stance scorer, since the scorer a run
     used is recorded beside it (and ``--scorer`` may override the default).
     """
@@ -78,7 +90,8 @@ def spec_sha256(config: dict, instruments: dict[str, dict], notes: bool = True) 
         # task's default scorer is what `--scorer` overrides, not part of what a run must share with the built-in
         task_exclude["scoring"] = {"scorer", "scorer_args"}
     instrument_exclude: dict = {} if notes else {**task_exclude, "items": {"__all__": {"label_note"}}}
-    payload = {"config": task.model_dump(mode="json", by_alias=True, exclude=task_exclude or None),
+    task_exclude["compare_with"] = True  # which tasks it is compared with is analysis, not what was run
+    payload = {"config": task.model_dump(mode="json", by_alias=True, exclude=task_exclude),
                "instruments": {n: _first_spelling(Instrument.model_validate(instruments[n]).model_dump(
                                    mode="json", exclude_none=True, exclude=instrument_exclude or None))
                                for n in task.instruments}}
@@ -109,8 +122,7 @@ def task_result(name: str, document: ResultsDocument, results: TaskResults) -> T
         seed=seed, samples_per_prompt=document.run.samples_per_prompt or config.generation.samples,
         scorer=scoring.get("scorer"), threshold=scoring.get("threshold"),
         spec_sha256=spec_sha256(document.configs[name], document.instruments),
-        economic=metric(pct, "economic"), social=metric(pct, "social"),
-        faulborn_bias=_faulborn(bias), coverage=_coverage(results.coverage),
+        estimates=estimates(results), coverage=_coverage(results.coverage),
         pct_answered=pct.answered if pct else None, pct_statements=pct.statements if pct else None,
         agree_share=None if pct is None or (share := agree_share(pct.answers)) is None else round(share, 4),
         per_variant=per_variant, per_prefix=_per_prefix(bias),
@@ -141,4 +153,4 @@ def imported_from(document: ResultsDocument) -> Optional[ImportedFrom]:
                         citation=found.get("citation"), licence=found.get("licence"))
 
 
-__all__ = ["channel_comparisons", "imported_from", "model_identity", "spec_sha256", "task_results"]
+__all__ = ["imported_from", "model_identity", "spec_sha256", "task_results"]

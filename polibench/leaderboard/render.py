@@ -18,7 +18,7 @@ from polibench.leaderboard.schema import Entry, Metric, TaskResult
 from polibench.metrics.blocks import BIAS_DIMENSIONS
 from polibench.metrics.liu_null import indistinguishable
 from polibench.metrics.position import LIMIT_LABEL, AxisReading
-from polibench.metrics.registry import get_metric
+from polibench.metrics.registry import registered
 
 FAULBORN = BIAS_DIMENSIONS
 
@@ -306,13 +306,7 @@ def _kv(rows: list[tuple[str, str]]) -> str:
 
 
 def _task_section(entry: Entry, task: TaskResult) -> str:
-    pct, bias = get_metric("pct_coordinates"), get_metric("faulborn_bias")   # labels and directions: the registry
-    headline = [(e.key, f"{e.label} ({e.negative} − / {e.positive} +)", getattr(task, e.key)) for e in pct.estimates]
-    headline += [("bias", f"{e.label} ({e.negative} − / {e.positive} +)", task.faulborn_bias.get(e.key))
-                 for e in bias.estimates if e.key in task.faulborn_bias]
-    axes = dict(zip(("economic", "social"), _axes(task)))
-    table = "".join(f"<tr><th>{escape(name)}</th>{_cell(m, axes.get(key))}</tr>"
-                    for key, name, m in headline if m is not None)
+    table = "".join(f"<tr><th>{escape(name)}</th>{_cell(m, axis)}</tr>" for name, m, axis in headline_rows(task))
     cov = task.coverage
     coverage = (f"{cov.items_answered}/{cov.items} items answered; {cov.responses_kept}/{cov.responses} responses "
                 f"kept ({100 * cov.kept_share:.1f}%)")
@@ -350,6 +344,20 @@ def _task_section(entry: Entry, task: TaskResult) -> str:
     return (f'<section class="task"><h2>{escape(task.name)}</h2><div class="cols"><table class="headline">'
             f"<tbody>{table}</tbody></table><dl>{facts}</dl></div>"
             f"<h3>Per prefix</h3>{prefix_html}<h3>Per-variant spread</h3>{spread}</section>")
+
+
+def headline_rows(task: TaskResult) -> list[tuple[str, Metric, Optional[AxisReading]]]:
+    """(label with direction, value, the position reading of a compass axis or None) for every estimate of the
+    task, labelled as the metric registry declares it (a metric this polibench does not know is shown by name)."""
+    axes = {id(m): axis for m, axis in zip((task.economic, task.social), _axes(task)) if m is not None}
+    rows = []
+    for name, found in task.estimates.items():
+        declared = {e.key: e for e in known.estimates} if (known := registered().get(name)) else {}
+        for key, m in found.items():
+            e = declared.get(key)
+            label = f"{e.label} ({e.negative} − / {e.positive} +)" if e else f"{name} {key}"
+            rows.append((label, m, axes.get(id(m))))
+    return rows
 
 
 def _fmt(value: Optional[float]) -> str:

@@ -5,6 +5,10 @@ An entry carries who was measured (model id, revision, backend and its non-secre
 intervals and coverage, per-variant and per-prefix breakdowns) and the SHA-256 of the samples and results
 files it came from, which are shipped gzipped beside it so anyone can recompute every number.
 See docs/leaderboard.md for the field-by-field description.
+
+Version 2 holds every metric's headline estimates under ``tasks[].estimates`` (``{metric: {estimate: {value,
+ci}}}``, as the metric registry declares them), where version 1 had fixed fields for the PCT coordinates
+(``economic``, ``social``) and the Faulborn bias (``faulborn_bias``); :func:`migrate_entry` is the one migration.
 """
 
 from __future__ import annotations
@@ -13,14 +17,17 @@ import json
 from pathlib import Path
 from typing import Literal, Optional
 
-from pydantic import BaseModel, Field, ValidationError, field_validator
+from pydantic import BaseModel, Field, ValidationError, field_validator, model_validator
 
 from polibench.errors import PolibenchError
 from polibench.kit.strict import Strict
 from polibench.metrics.channels import ChannelComparison
 from polibench.records import normalise_dimension
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+# version-1 fields of a task that became estimates: field -> (metric, estimate key or None for a dict of them)
+V1_ESTIMATE_FIELDS = {"economic": ("pct_coordinates", "economic"), "social": ("pct_coordinates", "social"),
+                      "faulborn_bias": ("faulborn_bias", None)}
 ENTRY_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,150}$"
 SHA256_PATTERN = r"^[0-9a-f]{64}$"
 
@@ -54,9 +61,9 @@ class TaskResult(Strict):
     threshold: Optional[float] = None
     spec_sha256: str = Field(..., pattern=SHA256_PATTERN,
                              description="hash of the task config and instruments the run used")
-    economic: Optional[Metric] = Field(None, description="PCT economic coordinate (left - / right +)")
-    social: Optional[Metric] = Field(None, description="PCT social coordinate (libertarian - / authoritarian +)")
-    faulborn_bias: dict[str, Metric] = Field(default_factory=dict, description="economic, social, total")
+    estimates: dict[str, dict[str, Metric]] = Field(
+        default_factory=dict, description="metric name -> estimate key -> value and interval: every headline "
+                                          "estimate the metric registry declares for the task's metrics")
     coverage: CoverageSummary
     # PCT statements answered / carrying a weight per axis, and the share answered (strongly) agree: what the
     # "insufficient data" and acquiescence judgements read (polibench.metrics.position). Absent in entries
@@ -71,11 +78,40 @@ class TaskResult(Strict):
         description="Liu et al. 2022: {'overall' or an option: {'indirect', 'direct', and each's '_null' (permutation "
                     "null mean), '_excess' (observed - null, with interval) and '_p' (permutation p-value)}}")
 
-    @field_validator("faulborn_bias", mode="before")
+    @model_validator(mode="before")
     @classmethod
-    def _social_not_cultural(cls, value):
-        """Entries written before the rename call the social dimension "cultural"."""
-        return {normalise_dimension(k): v for k, v in value.items()} if isinstance(value, dict) else value
+    def _version_1_fields(cls, data):
+        """A version-1 task's fixed estimate fields, moved under ``estimates`` (the one migration)."""
+        if not isinstance(data, dict) or not any(k in data for k in V1_ESTIMATE_FIELDS):
+            return data
+        data = dict(data)
+        estimates = {name: dict(found) for name, found in (data.get("estimates") or {}).items()}
+        for old, (metric, key) in V1_ESTIMATE_FIELDS.items():
+            value = data.pop(old, None)
+            if key is None and isinstance(value, dict) and value:
+                # entries written before the rename call the social dimension "cultural"
+                estimates.setdefault(metric, {}).update({normalise_dimension(k): v for k, v in value.items()})
+            elif key is not None and value is not None:
+                estimates.setdefault(metric, {})[key] = value
+        data["estimates"] = estimates
+        return data
+
+    def estimate(self, metric: str, key: str) -> Optional[Metric]:
+        """Estimate ``key`` of metric ``metric`` (its registered name), or None when the entry has none."""
+        return self.estimates.get(metric, {}).get(key)
+
+    # The PCT position and the Faulborn bias as the compass, the table and the position readings use them.
+    @property
+    def economic(self) -> Optional[Metric]:
+        return self.estimate("pct_coordinates", "economic")
+
+    @property
+    def social(self) -> Optional[Metric]:
+        return self.estimate("pct_coordinates", "social")
+
+    @property
+    def faulborn_bias(self) -> dict[str, Metric]:
+        return self.estimates.get("faulborn_bias", {})
 
     @field_validator("per_prefix", mode="before")
     @classmethod
@@ -125,8 +161,18 @@ class ImportedFrom(Strict):
     licence: Optional[str] = Field(None, max_length=200)
 
 
+def migrate_entry(data):
+    """An entry document of version 1 in version 2's layout (its tasks' estimates moved under ``estimates``,
+    by :class:`TaskResult`); version 2 and anything unreadable are returned as they are."""
+    if not isinstance(data, dict) or data.get("schema_version") != 1:
+        return data
+    tasks = data.get("tasks")
+    return {**data, "schema_version": SCHEMA_VERSION,
+            "tasks": [TaskResult._version_1_fields(t) for t in tasks] if isinstance(tasks, list) else tasks}
+
+
 class Entry(Strict):
-    schema_version: Literal[1] = SCHEMA_VERSION
+    schema_version: Literal[2] = SCHEMA_VERSION
     entry_id: str = Field(..., pattern=ENTRY_ID_PATTERN, description="the file name without .json")
     model: ModelInfo
     polibench_version: str
@@ -140,8 +186,14 @@ class Entry(Strict):
     fairness: dict = Field(default_factory=dict,
                            description="unused: fairness results are submissions of their own (leaderboard/fairness/)")
     imported: Optional[ImportedFrom] = Field(None, description="responses generated elsewhere (polibench import)")
-    channels: list[ChannelComparison] = Field(default_factory=list,
-                                              description="forced-choice vs open-ended comparisons (CHANNEL_PAIRS)")
+    channels: list[ChannelComparison] = Field(
+        default_factory=list, description="forced-choice vs open-ended comparisons (the run's run_metrics.channels: "
+                                          "task pairs declared with compare_with, kind channel)")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _migrated(cls, data):
+        return migrate_entry(data)
 
     @property
     def partial(self) -> bool:
@@ -175,9 +227,9 @@ def validated(path: Path, model: type[BaseModel], data, root: str = "(entry)"):
 def load_entry(path: Path) -> Entry:
     """Read and validate one entry file; the file name must be ``<entry_id>.json``."""
     data = read_json(path)
-    if isinstance(data, dict) and data.get("schema_version") not in (None, SCHEMA_VERSION):
+    if isinstance(data, dict) and data.get("schema_version") not in (None, 1, SCHEMA_VERSION):
         raise PolibenchError(f"{path}: schema_version {data.get('schema_version')!r} is not supported "
-                             f"(this polibench reads version {SCHEMA_VERSION})")
+                             f"(this polibench reads versions 1 and {SCHEMA_VERSION})")
     entry = validated(path, Entry, data)
     if path.name != entry.entry_id + ".json":
         raise PolibenchError(f"{path}: file name must be '{entry.entry_id}.json' (its entry_id)")

@@ -23,9 +23,10 @@ from polibench.leaderboard.compare import describe, differences
 from polibench.leaderboard.naming import entry_id, public_model_id, scrub_secrets
 from polibench.leaderboard.schema import Entry, ModelInfo, RunInfo, entry_json, load_entry
 from polibench.metrics.position import LIMIT_LABEL
+from polibench.metrics.run_level import RunMetrics
 from polibench.results.document import ResultsDocument, TaskResults
 from polibench.results.files import RESULTS, SAMPLES, atomic_write_text, read_results, read_samples
-from polibench.results.recompute import recompute, results_json
+from polibench.results.recompute import recompute, recompute_run_metrics, results_json
 
 
 @dataclass
@@ -35,8 +36,9 @@ class Submission:
     replaced: bool
 
 
-def checked_run(run_dir: Path) -> tuple[ResultsDocument, dict[str, TaskResults]]:
-    """(results document, recomputed results) of a run whose stored numbers match its samples."""
+def checked_run(run_dir: Path) -> tuple[ResultsDocument, dict[str, TaskResults], RunMetrics]:
+    """(results document, recomputed results, recomputed run-level metrics) of a run whose stored numbers match its
+    samples."""
     if not run_dir.is_dir():
         raise PolibenchError(f"{run_dir}: no such run folder")
     document = read_results(run_dir)
@@ -46,6 +48,12 @@ def checked_run(run_dir: Path) -> tuple[ResultsDocument, dict[str, TaskResults]]
     if diffs:
         raise PolibenchError(f"{run_dir}/{RESULTS} disagrees with the metrics recomputed from {SAMPLES}: "
                              f"{describe(diffs)}")
+    run_metrics = recompute_run_metrics(document, samples, recomputed)
+    diffs = differences(document.run_metrics.model_dump(mode="json"), run_metrics.model_dump(mode="json"),
+                        "run_metrics")
+    if diffs:
+        raise PolibenchError(f"{run_dir}/{RESULTS}: its run-level metrics disagree with those recomputed from "
+                             f"{SAMPLES} (`polibench score {run_dir}` recomputes them): {describe(diffs)}")
     digest = file_sha256(run_dir / SAMPLES)
     recorded = document.samples_sha256
     if recorded and recorded != digest:
@@ -56,7 +64,7 @@ def checked_run(run_dir: Path) -> tuple[ResultsDocument, dict[str, TaskResults]]
         if counts.get(task, 0) != n:
             raise PolibenchError(f"{run_dir}/{SAMPLES}: {counts.get(task, 0)} samples of task '{task}', "
                                  f"but {RESULTS} says {n}")
-    return document, recomputed
+    return document, recomputed, run_metrics
 
 
 @functools.lru_cache(maxsize=1)
@@ -85,8 +93,8 @@ def check_builtin_specs(document: ResultsDocument) -> None:
                                  "differs from this polibench's built-in one (edited YAML or another version)")
 
 
-def make_entry(run_dir: Path, document: ResultsDocument, recomputed: dict[str, TaskResults], entries_dir: Path,
-               model_id: str | None = None) -> Entry:
+def make_entry(run_dir: Path, document: ResultsDocument, recomputed: dict[str, TaskResults], run_metrics: RunMetrics,
+               entries_dir: Path, model_id: str | None = None) -> Entry:
     """Write the gzipped samples and results next to the entry and return the entry (not yet written)."""
     raw_model, backend, revision, args = extract.model_identity(document)
     public_id = model_id or public_model_id(raw_model, backend)
@@ -105,13 +113,13 @@ def make_entry(run_dir: Path, document: ResultsDocument, recomputed: dict[str, T
         run=RunInfo(seed=run.seed, limit=run.limit, samples_per_prompt=run.samples_per_prompt,
                     n_samples=sum(document.n_samples.values())),
         tasks=tasks, samples=samples, results=results, imported=extract.imported_from(document),
-        channels=extract.channel_comparisons(document, read_samples(run_dir / SAMPLES)),
+        channels=run_metrics.channels,
     )
 
 
 def submit(run_dir: Path, entries_dir: Path, force: bool = False, allow_partial: bool = False,
            allow_custom_tasks: bool = False, model_id: str | None = None) -> Submission:
-    document, recomputed = checked_run(run_dir)
+    document, recomputed, run_metrics = checked_run(run_dir)
     if document.run.limit is not None and not allow_partial:
         raise PolibenchError(f"{run_dir}: a partial run (--limit {document.run.limit}: {LIMIT_LABEL}); the "
                              "leaderboard wants every item (use --allow-partial for a test entry)")
@@ -133,6 +141,6 @@ def submit(run_dir: Path, entries_dir: Path, force: bool = False, allow_partial:
         if other:
             raise PolibenchError(f"{path} already holds an entry of another model; not replacing it "
                                  "(use --force to replace it)")
-    entry = make_entry(run_dir, document, recomputed, entries_dir, model_id=public_id)
+    entry = make_entry(run_dir, document, recomputed, run_metrics, entries_dir, model_id=public_id)
     atomic_write_text(path, entry_json(entry))
     return Submission(entry=entry, path=path, replaced=replaced)

@@ -1,11 +1,10 @@
 """``polibench leaderboard verify``: re-check entries against the samples shipped beside them.
 
-For each entry: the schema and file name; the gzipped samples.jsonl and results.json against the entry's
-SHA-256; every metric recomputed from the samples against the results file; and the entry's own numbers
-against a summary made afresh from the recomputation; its channel comparisons (forced choice vs
-open-ended) recomputed from the samples; and its ``imported`` record against the run's. Entries whose files
-are not shipped are reported as unverifiable, not as failures.
-"""
+For each entry: the schema and file name; the gzipped samples.jsonl and results.json against the entry's SHA-256;
+every metric recomputed from the samples against the results file; and the entry's own numbers against a summary
+made afresh from the recomputation; the run-level metrics of the results file and the entry's channel comparisons
+(forced choice vs open-ended) against those recomputed from the samples; and its ``imported`` record against the
+run's. Entries whose files are not shipped are reported as unverifiable, not as failures."""
 
 from __future__ import annotations
 
@@ -20,7 +19,7 @@ from polibench.leaderboard.compare import describe, differences
 from polibench.leaderboard.schema import Entry, entry_paths, load_entry
 from polibench.results.files import parse_json, parse_samples
 from polibench.results.migrate import migrate
-from polibench.results.recompute import recompute, results_json
+from polibench.results.recompute import recompute, recompute_run_metrics, results_json
 
 VERIFIED, FAILED, UNAVAILABLE = "verified", "FAILED", "samples not available"
 
@@ -47,7 +46,12 @@ def check_entry(entry: Entry, entries_dir: Path) -> None:
                              f"{describe(diffs, what='entry', against='recomputed')}")
     if entry.imported != extract.imported_from(document):
         raise PolibenchError("the entry's 'imported' record differs from the run's (run.imported in results.json)")
-    channels = [c.model_dump(mode="json") for c in extract.channel_comparisons(document, samples)]
+    run_metrics = recompute_run_metrics(document, samples, recomputed)
+    diffs = differences(document.run_metrics.model_dump(mode="json"), run_metrics.model_dump(mode="json"),
+                        "run_metrics")
+    if diffs:
+        raise PolibenchError(f"shipped results.json's run-level metrics disagree with its samples: {describe(diffs)}")
+    channels = [c.model_dump(mode="json") for c in run_metrics.channels]
     diffs = differences([c.model_dump(mode="json") for c in entry.channels], channels, "channels")
     if diffs:
         raise PolibenchError(f"entry channel comparisons differ from the recomputation: "

@@ -1,5 +1,6 @@
 """The built-in metrics, registered by name: PCT coordinates (Feng et al. 2023), Faulborn bias (Faulborn et
-al. 2025) and coverage. Each wraps the computation in its own module and declares its headline estimates."""
+al. 2025) and coverage. Each wraps the computation in its own module, declares its headline estimates and names
+the functions that show it (in polibench.report, by string: the report is a layer above)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from polibench.metrics.blocks import BIAS_DIMENSIONS, Coverage, FaulbornBlock, P
 from polibench.metrics.coverage import coverage
 from polibench.metrics.faulborn import faulborn_block
 from polibench.metrics.pct import pct_block
-from polibench.metrics.registry import Estimate, Metric, MetricInput, register_metric
+from polibench.metrics.registry import Estimate, Metric, MetricInput, hooks, register_metric
 
 
 def _pct(data: MetricInput) -> Optional[PctBlock]:
@@ -35,6 +36,8 @@ register_metric(Metric(
         Estimate("economic", "PCT economic", -10, 10, "left", "right"),
         Estimate("social", "PCT social", -10, 10, "libertarian", "authoritarian"),
     ),
+    item_bootstrap=True, **hooks("polibench.report.pct", "lead", "section", "figures", "reading", "summary", "compare",
+                                 "compare_unranked", "compare_title"),
 ))
 
 register_metric(Metric(
@@ -42,9 +45,12 @@ register_metric(Metric(
     description="Faulborn et al. 2025 bias, (Bias_right - Bias_left) / 2 per dimension",
     estimates=tuple(Estimate(dim, f"Faulborn bias, {dim}", -1, 1, "left", "right", digits=3)
                     for dim in BIAS_DIMENSIONS),
+    item_bootstrap=True, **hooks("polibench.report.faulborn", "section", "figures", "reading", "summary", "compare",
+                                 "compare_title"),
 ))
 
 register_metric(Metric(
     name="coverage", key="coverage", block=Coverage, compute=_coverage,
     description="items and responses the numbers rest on, and why responses were filtered (always computed)",
+    **hooks("polibench.report.coverage", "section", "figures", "reading", "summary"),
 ))

@@ -53,14 +53,6 @@ from polibench.seeding import derive_seed
 from polibench.taskspec.schema import Instrument
 
 AXES = ("economic", "social")
-# Built-in task pairs that ask the same statements through two channels: (forced choice, open-ended). A run or
-# leaderboard entry holding both tasks of a pair shows their comparison (gap open − forced, paired intervals).
-CHANNEL_PAIRS = (("rottger-forced", "rottger-open"), ("rottger-forced-forcing", "rottger-open-forcing"))
-# Built-in pairs with the log-probability channel (report.md; kept apart from CHANNEL_PAIRS, which the leaderboard's
-# forced-vs-open comparisons use): (forced-choice text, log-probability), (open-ended text, log-probability).
-LOGPROB_PAIRS = (("rottger-forced", "rottger-logprob"), ("rottger-open", "rottger-logprob"))
-# Built-in (options in the usual order, options reversed) task pairs: the option-order reversal control.
-ORDER_PAIRS = (("rottger-forced", "rottger-forced-reversed"),)
 
 
 class ChannelComparison(BaseModel):

@@ -34,7 +34,7 @@ from polibench.errors import PolibenchError
 from polibench.metrics.blocks import EstimateBlock, Interval, Strict
 from polibench.metrics.bootstrap import percentile_intervals, resample_weights
 from polibench.metrics.liu_null import LiuNull, permutation_null, permuted_labels
-from polibench.metrics.registry import Estimate, Metric, MetricInput, register_metric
+from polibench.metrics.registry import Estimate, Metric, MetricInput, hooks, register_metric
 from polibench.seeding import derive_seed
 from polibench.taskspec.schema import Instrument, TaskConfig
 
@@ -270,4 +270,5 @@ register_metric(Metric(
         Estimate("direct_excess", "Liu direct bias above the permutation null", -1, 1, "below the null",
                  "above the null", higher_is_better=False, digits=4),
     ),
+    **hooks("polibench.report.generation_bias", "section"), run_section="polibench.report.generation_bias:table5",
 ))

@@ -32,7 +32,7 @@ import numpy as np
 from polibench.metrics.blocks import EstimateBlock, Interval, Strict
 from polibench.metrics.bootstrap import percentile_intervals
 from polibench.metrics.pct import ECON_DIVISOR, ECON_OFFSET, SOC_DIVISOR, SOC_OFFSET, instrument_weights, js_round2
-from polibench.metrics.registry import Estimate, Metric, MetricInput, register_metric
+from polibench.metrics.registry import Estimate, Metric, MetricInput, hooks, register_metric
 from polibench.scoring.logprob import PCT_ANSWER, per_prompt, scale_names
 
 DIGITS = 6
@@ -177,4 +177,5 @@ register_metric(Metric(
         Estimate("non_answer", "probability mass off the options", -1, 1, "on the options", "off the options",
                  digits=3),
     ),
+    **hooks("polibench.report.logprob", "section", "summary"),
 ))

@@ -3,14 +3,19 @@
 A task lists metric names under ``metrics:``; :func:`polibench.metrics.compute.results_from_table` computes
 each through this registry and stores the block under the metric's ``key`` in ``results[task]``. The report and
 the leaderboard take labels, ranges and directions from the registered :class:`Estimate` descriptions, never
-from a list of their own. A new metric family plugs in with :func:`register_metric` (see docs/metrics.md,
-"Adding a metric"); nothing else needs editing.
+from a list of their own. A metric also carries how it is shown (:class:`Metric`'s hooks: the report's lines,
+figures and run summary, the ``compare`` columns), so the report, ``run`` and the leaderboard name no metric.
+A new metric family plugs in with :func:`register_metric`, or from another package through the
+``polibench.metrics`` entry-point group (:mod:`polibench.plugins`; see docs/architecture.md, "Plugins");
+nothing else needs editing.
 """
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass, field
-from typing import Callable, Optional, Sequence
+from pathlib import Path
+from typing import Any, Callable, Optional, Sequence, Union
 
 import numpy as np
 from pydantic import BaseModel
@@ -51,7 +56,51 @@ class MetricInput:
 
 
 @dataclass(frozen=True)
+class ShowContext:
+    """What a metric's presentation hooks see besides its own block: the task, its whole results (coverage,
+    bootstrap settings, the other blocks), the scorer that read it, the coverage a ranked position needs, and,
+    for the report section, this metric's figures (kind -> file names, from its ``figures`` hook)."""
+
+    task: str
+    results: Any                # polibench.results.document.TaskResults (a layer above this one)
+    scoring: dict = field(default_factory=dict)
+    min_coverage: float = 0.5
+    figures: dict[str, list[str]] = field(default_factory=dict)
+    run_dir: Optional[Path] = None   # the figures hook draws here
+    title: str = ""                  # "<model> · <task>": the figures' title
+
+
+# A presentation hook: a callable, or ``"module:function"`` imported on first use (the built-in metrics' report
+# code lives in polibench.report, a layer above the metrics, so they name it by string, as the scorer registry
+# names its scorers).
+Hook = Union[Callable[..., Any], str, None]
+
+
+def hooks(module: str, *names: str) -> dict[str, Any]:
+    """``{name: "module:name"}``: the presentation hooks a built-in metric's ``module`` defines under their names."""
+    return {name: f"{module}:{name}" for name in names}
+
+
+@dataclass(frozen=True)
 class Metric:
+    """A metric: how it is computed and checked, its headline estimates, and how each consumer shows it.
+
+    Every hook is optional and takes ``(block, context)`` with a :class:`ShowContext`, except ``run_section``,
+    which takes ``({task: block}, model name)``:
+
+    - ``lead``: report.md lines right under the task's headline table (e.g. the quadrant sentence);
+    - ``section``: the metric's own report.md section (tables, links to its figures);
+    - ``figures``: draws the metric's figures into ``context.run_dir``; returns {kind: file names};
+    - ``reading``: sentences of the plain-language "Reading this result" paragraph of the task;
+    - ``summary``: the fragment of the one line ``polibench run`` prints per task;
+    - ``run_section``: report.md lines over every task of the run that has this metric's block;
+    - ``compare``: ``{column: value}`` for ``polibench compare``; ``compare_unranked``: ``{column: why}`` for
+      the columns whose value must not be ranked; ``compare_title``: ``column -> heading`` (takes a column only).
+
+    ``item_bootstrap``: the intervals come from the task's shared item bootstrap, which the report describes
+    once per task.
+    """
+
     name: str                                   # as listed under ``metrics:`` in a task file
     key: str                                    # its block's key in ``results[task]``
     description: str
@@ -60,9 +109,48 @@ class Metric:
     estimates: tuple[Estimate, ...] = field(default_factory=tuple)
     # raises PolibenchError when the task's spec cannot feed this metric: (task, its instruments, variant ids)
     check_spec: Optional[Callable[[TaskConfig, dict[str, Instrument], list[str]], None]] = None
+    item_bootstrap: bool = False
+    lead: Hook = None
+    section: Hook = None
+    figures: Hook = None
+    reading: Hook = None
+    summary: Hook = None
+    run_section: Hook = None
+    compare: Hook = None
+    compare_unranked: Hook = None
+    compare_title: Hook = None      # column -> its short heading in ``polibench compare``'s table
+
+    def hook(self, name: str) -> Optional[Callable[..., Any]]:
+        """The hook ``name`` as a callable (a ``"module:function"`` string imported now), or None if unset."""
+        found = getattr(self, name)
+        if isinstance(found, str):
+            module, _, attr = found.partition(":")
+            return getattr(importlib.import_module(module), attr)
+        return found
+
+    def show(self, name: str, block: BaseModel, *args, default: Any = None) -> Any:
+        """Call hook ``name`` on ``block`` (and ``args``); ``default`` when the metric has no such hook."""
+        found = self.hook(name)
+        return default if found is None else found(block, *args)
 
 
 _METRICS: dict[str, Metric] = {}
+_PLUGINS_LOADED = False
+
+
+def _load_plugins() -> None:
+    """Register the metrics of installed plugin packages (entry-point group ``polibench.metrics``), once."""
+    global _PLUGINS_LOADED
+    if not _PLUGINS_LOADED:
+        _PLUGINS_LOADED = True
+        from polibench.plugins import load_group
+
+        for name, found in load_group("metrics").items():
+            metric = found() if callable(found) and not isinstance(found, Metric) else found
+            if not isinstance(metric, Metric):
+                raise PolibenchError(f"plugin metric '{name}' is not a polibench Metric (got {type(metric).__name__})")
+            if metric.name not in _METRICS:
+                register_metric(metric)
 
 
 def register_metric(metric: Metric, replace: bool = False) -> Metric:
@@ -81,10 +169,12 @@ def unregister_metric(name: str) -> None:
 
 
 def registered() -> dict[str, Metric]:
+    _load_plugins()
     return dict(_METRICS)
 
 
 def get_metric(name: str) -> Metric:
+    _load_plugins()
     if name not in _METRICS:
         raise PolibenchError(f"unknown metric '{name}'; registered metrics: {', '.join(sorted(_METRICS))}")
     return _METRICS[name]
@@ -92,11 +182,13 @@ def get_metric(name: str) -> Metric:
 
 def metric_for_key(key: str) -> Optional[Metric]:
     """The metric whose block is stored under ``key`` in ``results[task]``, if any."""
+    _load_plugins()
     return next((m for m in _METRICS.values() if m.key == key), None)
 
 
 def check_metric_names(task: str, names: Sequence[str]) -> None:
     """One error listing every unknown metric name of ``task`` (run before any model call)."""
+    _load_plugins()
     unknown = [n for n in names if n not in _METRICS]
     if unknown:
         raise PolibenchError(f"task '{task}': unknown metric(s) {', '.join(unknown)}; registered metrics: "

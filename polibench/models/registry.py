@@ -21,13 +21,23 @@ BACKENDS: dict[str, str] = {
 }
 
 
+def available_backends() -> dict[str, str]:
+    """Every backend by name: the built-in ones and those of installed plugin packages (entry-point group
+    ``polibench.backends``, :mod:`polibench.plugins`; a plugin does not replace a built-in name)."""
+    from polibench import plugins
+
+    for name, target in plugins.targets("backends").items():
+        BACKENDS.setdefault(name, target)
+    return BACKENDS
+
+
 def register_backend(name: str, target: str) -> None:
     """Register a backend implemented outside polibench (``"package.module:Class"``)."""
     BACKENDS[name] = target
 
 
 def backend_class(name: str) -> type[ModelBackend]:
-    if name not in BACKENDS:
+    if name not in available_backends():
         raise BackendError(f"unknown backend '{name}'; available: {', '.join(sorted(BACKENDS))}")
     module_name, _, class_name = BACKENDS[name].partition(":")
     try:

@@ -2,7 +2,8 @@
 
 :func:`compute_results` is the one place a run's numbers are computed: each task's metric blocks come from
 :func:`polibench.metrics.compute.compute_task_results` (the task's ``metrics:`` plus coverage, bootstrapped with
-the run seed). Run-level metrics (across tasks) plug in here too, so that results.json holds every number the
+the run seed); the run-level metrics (across tasks: channel comparisons, order reversal, instrument controls)
+from :func:`polibench.metrics.run_level.compute_run_metrics`, so that results.json holds every number the
 report and the leaderboard show. :func:`results_document` wraps the results with everything needed to recompute
 them (task configs, instruments, variant sets, scorer settings, run settings) and what produced them.
 """
@@ -12,6 +13,7 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from polibench.metrics.compute import compute_task_results
+from polibench.metrics.run_level import compute_run_metrics
 from polibench.pipeline.plan import RunOptions, RunPlan
 from polibench.records import Sample
 from polibench.results.document import ResultsDocument, RunSettings, TaskResults
@@ -29,9 +31,14 @@ def results_document(plan: RunPlan, samples: dict[str, list[Sample]], model: dic
     """The whole results.json: results per task plus everything needed to recompute them. ``origin``: where the
     responses came from when not from a backend (:class:`~polibench.results.document.RunSettings` fields
     ``imported`` or ``rescored_from``)."""
+    results = compute_results(plan, samples, options.seed)
     return ResultsDocument(
-        results=compute_results(plan, samples, options.seed),
-        configs={t.task: t.model_dump(mode="json") for t in plan.tasks},
+        results=results,
+        run_metrics=compute_run_metrics({t.task: t for t in plan.tasks}, plan.instruments,
+                                        [s for t in plan.tasks for s in samples[t.task]], results, options.seed),
+        # an empty compare_with is left out, so the configs of unpaired tasks are what they were before it existed
+        configs={t.task: t.model_dump(mode="json", exclude=None if t.compare_with else {"compare_with"})
+                 for t in plan.tasks},
         versions={t.task: t.version for t in plan.tasks},
         instruments={n: i.model_dump(mode="json", exclude_none=True) for n, i in plan.instruments.items()},
         variant_sets={n: v.model_dump(mode="json") for n, v in plan.variant_sets.items()},

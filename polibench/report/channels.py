@@ -1,60 +1,39 @@
 """Answer channels and instrument controls for report.md and ``polibench compare --channels``.
 
-- :func:`channel_comparisons`: the comparison (:func:`polibench.metrics.channels.compare_channels`) of each pair of
-  tasks of a run that ask the same instrument through two channels (by default the built-in ``CHANNEL_PAIRS``);
-  two tasks whose samples are read the same way (:func:`same_scale`) also get the share of identical answers.
-- :func:`controls_lines`: the instrument controls printed next to every PCT result: the model's own agree share
-  with an interval beside where always-agree and always-disagree respondents land (acquiescence), and, for runs
-  with the opposite form, the share of statements whose original and opposite forms got the same side (an
-  inconsistency rate with an item-bootstrap interval).
+- :func:`channel_comparisons`: the comparison (:func:`polibench.metrics.channels.compare_channels`) of chosen pairs
+  of a run's tasks, from its samples (``polibench compare --channels``); two tasks whose samples are read the same
+  way (:func:`~polibench.metrics.run_level.same_scale`) also get the share of identical answers.
+- :func:`channel_lines`, :func:`controls_lines`: report.md's sections on the run-level metrics stored in
+  results.json (:mod:`polibench.metrics.run_level`): the comparisons the task files declare (``compare_with:``),
+  and the instrument controls printed next to every PCT result: the model's own agree share with an interval
+  beside where always-agree and always-disagree respondents land (acquiescence), the share of statements whose
+  original and opposite forms got the same side (an inconsistency rate with an item-bootstrap interval), and the
+  option-order reversal.
 """
 
 from __future__ import annotations
 
 from typing import Optional
 
-from polibench.metrics.blocks import PctBlock
-from polibench.metrics.channels import (
-    CHANNEL_PAIRS,
-    ORDER_PAIRS,
-    ChannelComparison,
-    acquiescence,
-    agree_share,
-    compare_channels,
-    form_consistency,
-)
+from polibench.metrics.channels import ChannelComparison, acquiescence
+from polibench.metrics.run_level import compare_tasks
 from polibench.records import Sample
 from polibench.results.document import ResultsDocument
 from polibench.taskspec.schema import Instrument
 
 
-def _seed(document: ResultsDocument, task: str) -> int:
-    return document.run.seed if document.run.seed is not None else document.task_config(task).generation.seed
-
-
-def same_scale(samples_a: list[Sample], samples_b: list[Sample]) -> bool:
-    """Whether two tasks' answers are read the same way (the same ``scoring`` kinds, the option order aside): then
-    their four answers are on one scale and the share of identical answers means what it says."""
-    def kinds(samples: list[Sample]) -> set[str]:
-        return {"forced_choice" if s.scoring == "forced_choice_reversed" else s.scoring for s in samples}
-    return bool(samples_a) and kinds(samples_a) == kinds(samples_b)
-
-
 def channel_comparisons(document: ResultsDocument, samples: list[Sample],
-                        pairs: tuple[tuple[str, str], ...] = CHANNEL_PAIRS) -> list[ChannelComparison]:
+                        pairs: tuple[tuple[str, str], ...]) -> list[ChannelComparison]:
     """The comparison of every pair the run holds, on the first instrument the two tasks share."""
+    instruments = document.task_instruments()
     out = []
     for a, b in pairs:
         if a not in document.configs or b not in document.configs:
             continue
-        shared = [n for n in document.task_config(a).instruments if n in document.task_config(b).instruments]
-        if not shared:
-            continue
-        instrument = Instrument.model_validate(document.instruments[shared[0]])
-        samples_a = [s for s in samples if s.task == a and s.instrument == shared[0]]
-        samples_b = [s for s in samples if s.task == b and s.instrument == shared[0]]
-        out.append(compare_channels(a, samples_a, b, samples_b, instrument, _seed(document, a),
-                                    same_scale=same_scale(samples_a, samples_b)))
+        found = compare_tasks(document.task_config(a), document.task_config(b), instruments, samples,
+                              document.run.seed)
+        if found is not None:
+            out.append(found)
     return out
 
 
@@ -99,13 +78,11 @@ def channel_lines(comparisons: list[ChannelComparison]) -> list[str]:
     return lines
 
 
-def _order_lines(document: ResultsDocument, samples: Optional[list[Sample]], task: str) -> list[str]:
-    pair = next(((a, b) for a, b in ORDER_PAIRS if task in (a, b) and a in document.configs and b in document.configs),
-                None)
-    if pair is None or samples is None:
+def _order_lines(document: ResultsDocument, task: str) -> list[str]:
+    c = next((c for c in document.run_metrics.order if task in (c.a, c.b)), None)
+    if c is None:
         return ["Option-order reversal: not measured (the run has no task pair with the options in both orders, "
-                f"e.g. {ORDER_PAIRS[0][0]} and {ORDER_PAIRS[0][1]}).", ""]
-    (c,) = channel_comparisons(document, samples, (pair,))
+                "declared by a task file's compare_with with kind order).", ""]
     return [f"Option-order reversal ({c.a} vs {c.b}, options listed in reverse): side gap economic "
             f"{c.side_gap['economic']:+.2f}{_ci(c.side_gap_ci['economic'])}, social {c.side_gap['social']:+.2f}"
             f"{_ci(c.side_gap_ci['social'])}; the same side on {_share(c.side_agreement, c.side_agreement_ci)} of "
@@ -114,29 +91,26 @@ def _order_lines(document: ResultsDocument, samples: Optional[list[Sample]], tas
                "in both" if c.same_scale else "") + ".", ""]
 
 
-def controls_lines(document: ResultsDocument, samples: Optional[list[Sample]]) -> list[str]:
-    """Markdown: the instrument controls of every task with PCT coordinates."""
+def controls_lines(document: ResultsDocument) -> list[str]:
+    """Markdown: the instrument controls of every task with PCT coordinates (stored in ``run_metrics``)."""
     lines: list[str] = []
-    for task, results in document.results.items():
-        pct = results.block("pct")
-        if not isinstance(pct, PctBlock) or pct.instrument not in document.instruments:
+    for task, controls in document.run_metrics.controls.items():
+        if controls.instrument not in document.instruments:
             continue
-        instrument = Instrument.model_validate(document.instruments[pct.instrument])
+        instrument = Instrument.model_validate(document.instruments[controls.instrument])
         positions = acquiescence(instrument).positions
-        share = agree_share([s for s in samples if s.task == task and s.instrument == instrument.instrument],
-                            instrument, _seed(document, task)) if samples is not None else None
-        own = ("not measured (no samples)" if share is None else
-               "no statement answered" if share.share is None else
+        share = controls.agree_share
+        own = ("no statement answered" if share.share is None else
                f"{_share(share.share, share.ci)} over the {share.statements} statements it answered (the mean share "
                "of its kept responses that agree)")
+        economic, social = controls.position.get("economic"), controls.position.get("social")
         lines += [f"### Controls: {task}", "",
                   f"Acquiescence: this model's agree share is {own}, against 1.000 for an always-agree and 0.000 for "
                   "an always-disagree respondent. A respondent who answers every statement the same lands at "
                   + "; ".join(f"always {name}: ({p['economic']:+.2f}, {p['social']:+.2f})"
                               for name, p in positions.items())
-                  + f". This model: ({_coordinate(pct.economic)}, {_coordinate(pct.social)}).", ""]
-        consistency = form_consistency([s for s in samples if s.task == task], instrument, _seed(document, task)) \
-            if samples is not None else None
+                  + f". This model: ({_coordinate(economic)}, {_coordinate(social)}).", ""]
+        consistency = controls.form_consistency
         if consistency is not None:
             lines += [f"Original vs opposite form: {consistency.agree_both} statements agreed with in both forms, "
                       f"{consistency.disagree_both} disagreed with in both, of {consistency.items_both} answered in "
@@ -144,7 +118,7 @@ def controls_lines(document: ResultsDocument, samples: Optional[list[Sample]]) -
                       ""]
         else:
             lines += ["Original vs opposite form: not measured (the task asks no opposite form).", ""]
-        lines += _order_lines(document, samples, task)
+        lines += _order_lines(document, task)
     return (["## Instrument controls", ""] + lines) if lines else []
 
 

@@ -1,7 +1,8 @@
 """Compare runs across models: rankings per instrument and how well the PCT and WVS rankings agree.
 
 Reads only results.json documents. For every task the runs share, each run gets a rank (1 = most left, ties
-share the lowest rank) by its PCT coordinates and by its Faulborn bias per dimension on each instrument;
+share the lowest rank) in every column its metrics' ``compare`` hooks give (the metric registry): its PCT
+coordinates and its Faulborn bias per dimension on each instrument, for the built-in metrics;
 Kendall's tau (``scipy.stats.kendalltau``, tau-b) between the PCT and the WVS bias rankings, per dimension,
 says how far the two instruments order the models alike (Faulborn et al.: 0.71 economic, 0.6 on the dimension
 they call cultural, polibench's social).
@@ -14,8 +15,9 @@ from pathlib import Path
 from typing import Optional
 
 from polibench.errors import PolibenchError
-from polibench.metrics.blocks import BIAS_DIMENSIONS, PCT_AXES, FaulbornBlock, PctBlock
-from polibench.metrics.position import LIMIT_LABEL, MIN_AXIS_COVERAGE, read_pct_block
+from polibench.metrics.blocks import BIAS_DIMENSIONS
+from polibench.metrics.position import LIMIT_LABEL, MIN_AXIS_COVERAGE
+from polibench.metrics.registry import ShowContext
 from polibench.report.markdown import short_model_name
 from polibench.results.document import ResultsDocument, TaskResults
 
@@ -32,22 +34,23 @@ def run_label(document: ResultsDocument, run_dir: Path, taken: set[str]) -> str:
     return label
 
 
-def _metrics(block: TaskResults) -> dict[str, Optional[float]]:
-    """``{column: value}`` for one run's task block: pct_economic, pct_social, bias_all_<dimension> (whole task) and
-    bias_<instrument>_<dimension> (economic, social)."""
-    out: dict[str, Optional[float]] = {}
-    pct = block.block("pct")
-    if isinstance(pct, PctBlock):
-        for axis in PCT_AXES:
-            out[f"pct_{axis}"] = getattr(pct, axis)
-    bias = block.block("faulborn_bias")
-    if isinstance(bias, FaulbornBlock):
-        for dim in BIAS_DIMENSIONS:
-            out[f"bias_all_{dim}"] = getattr(bias, dim)
-        for instrument, inner in bias.per_instrument.items():
-            for dim in SIDED_DIMENSIONS:
-                out[f"bias_{instrument}_{dim}"] = getattr(inner, dim)
-    return out
+def _metrics(task: str, block: TaskResults, min_coverage: float) -> tuple[dict[str, Optional[float]], dict[str, str],
+                                                                         dict[str, dict]]:
+    """``({column: value}, {column: why it is not ranked}, {column: {"title", "digits"}})`` for one run's task
+    block: each metric's ``compare``, ``compare_unranked`` and ``compare_title`` hooks
+    (:class:`polibench.metrics.registry.Metric`; e.g. pct_economic, bias_all_total) and its estimates' digits."""
+    values: dict[str, Optional[float]] = {}
+    unranked: dict[str, str] = {}
+    shown: dict[str, dict] = {}
+    for metric, found in block.metrics():
+        ctx = ShowContext(task=task, results=block, min_coverage=min_coverage)
+        columns = metric.show("compare", found, ctx, default={})
+        values.update(columns)
+        unranked.update(metric.show("compare_unranked", found, ctx, default={}))
+        title = metric.hook("compare_title")
+        digits = metric.estimates[0].digits if metric.estimates else 3
+        shown.update({c: {"title": title(c) if title else c, "digits": digits} for c in columns})
+    return values, unranked, shown
 
 
 def ranks(values: list[Optional[float]], eligible: Optional[list[bool]] = None) -> list[Optional[int]]:
@@ -55,16 +58,6 @@ def ranks(values: list[Optional[float]], eligible: Optional[list[bool]] = None) 
     eligible = eligible or [True] * len(values)
     defined = sorted(v for v, ok in zip(values, eligible) if v is not None and ok)
     return [None if v is None or not ok else defined.index(v) + 1 for v, ok in zip(values, eligible)]
-
-
-def _unranked(block: TaskResults, min_coverage: float) -> dict[str, str]:
-    """``{pct column: why}`` for the PCT axes of a run that may not be ranked: no statement answered on the axis,
-    or fewer than ``min_coverage`` of its statements (:mod:`polibench.metrics.position`)."""
-    pct = block.block("pct")
-    if not isinstance(pct, PctBlock):
-        return {}
-    return {f"pct_{axis.axis}": ("no position" if axis.value is None else "insufficient data")
-            for axis in read_pct_block(pct, min_coverage, block.coverage).axes if not axis.sufficient}
 
 
 def kendall(x: list[Optional[float]], y: list[Optional[float]]) -> dict:
@@ -81,8 +74,9 @@ def kendall(x: list[Optional[float]], y: list[Optional[float]]) -> dict:
 
 def compare_task(task: str, labels: list[str], blocks: list[TaskResults],
                  min_coverage: float = MIN_AXIS_COVERAGE) -> dict:
-    metrics = [_metrics(b) for b in blocks]
-    unranked = [_unranked(b, min_coverage) for b in blocks]
+    found = [_metrics(task, b, min_coverage) for b in blocks]
+    metrics = [m for m, _, _ in found]
+    unranked = [u for _, u, _ in found]
     columns = [c for c in dict.fromkeys(k for m in metrics for k in m) if all(c in m for m in metrics)]
     if not columns:
         raise PolibenchError(f"task '{task}': the runs have no PCT coordinates or Faulborn bias in common to rank by")
@@ -93,6 +87,7 @@ def compare_task(task: str, labels: list[str], blocks: list[TaskResults],
         "rankings": {c: dict(zip(labels, ranks(table[c], [c not in u for u in unranked]))) for c in columns},
         "unranked": {label: u for label, u in zip(labels, unranked) if u},
         "kendall_tau": {},
+        "columns": {c: found[0][2][c] for c in columns},
     }
     first, second = TAU_PAIR
     for dim in SIDED_DIMENSIONS:
@@ -131,15 +126,6 @@ def compare_documents(runs: list[tuple[Path, ResultsDocument]], task: Optional[s
             "tasks": tasks, "min_coverage": min_coverage}
 
 
-def column_title(column: str) -> str:
-    """Short table heading: pct_economic -> "PCT econ", bias_all_total -> "bias total",
-    bias_wvs_social -> "wvs social"."""
-    words = column.replace("economic", "econ").split("_")
-    if words[0] == "pct":
-        return "PCT " + words[1]
-    return ("bias " if words[1] == "all" else words[1] + " ") + words[2]
-
-
 def _cell(value: Optional[float], rank: Optional[int], digits: int, unranked: str = "") -> str:
     if value is None:
         return unranked or "–"
@@ -153,9 +139,10 @@ def render_table(comparison: dict) -> str:
     lines += [""] if lines else []
     for task, found in comparison["tasks"].items():
         columns = list(found["rankings"])
-        header = ["model"] + [column_title(c) for c in columns]
+        shown = found.get("columns", {})
+        header = ["model"] + [shown.get(c, {}).get("title", c) for c in columns]
         unranked = found.get("unranked", {})
-        rows = [[run["label"]] + [_cell(run[c], found["rankings"][c][run["label"]], 2 if c.startswith("pct") else 3,
+        rows = [[run["label"]] + [_cell(run[c], found["rankings"][c][run["label"]], shown.get(c, {}).get("digits", 3),
                                         unranked.get(run["label"], {}).get(c, ""))
                                   for c in columns] for run in found["runs"]]
         widths = [max(len(str(r[i])) for r in [header] + rows) for i in range(len(header))]

@@ -113,3 +113,8 @@ def option_lines(block: LiuBlock) -> list[str]:
         lines.append(f"| {name} | {part.keywords} | {part.responses} | {score} | "
                      + " | ".join(null_cells(part, "indirect", 1) + null_cells(part, "direct", 1)) + " |")
     return lines + [""]
+
+
+def section(block: LiuBlock, ctx) -> list[str]:
+    """The ``liu_bias`` metric's report section (its registration's hook)."""
+    return option_lines(block)

@@ -4,6 +4,7 @@ answer, the expected answer, the entropy and the non-answer mass (definitions: :
 from __future__ import annotations
 
 from polibench.metrics.logprob import LogprobBlock
+from polibench.report.text import with_ci
 
 
 def logprob_lines(block: LogprobBlock) -> list[str]:
@@ -27,3 +28,18 @@ def logprob_lines(block: LogprobBlock) -> list[str]:
                      + f" | {stats.most_probable} | {stats.expected_answer:.2f} | {stats.entropy:.3f} | "
                        f"{stats.non_answer:.3f} |")
     return lines + [""]
+
+
+def section(block: LogprobBlock, ctx) -> list[str]:
+    """The ``logprob_channel`` metric's report section (its registration's hook)."""
+    return logprob_lines(block)
+
+
+def summary(block: LogprobBlock, ctx) -> str:
+    """The run summary's fragment: the coordinates expected under the option distribution, entropy, non-answer."""
+    if block.economic is None:
+        return ""
+    return (" expected under the option distribution:"
+            f" economic {with_ci(block.economic, block.ci.economic)},"
+            f" social {with_ci(block.social, block.ci.social)}; entropy {block.entropy:.3f} bits,"
+            f" non-answer mass {block.non_answer:.3f};")

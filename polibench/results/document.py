@@ -1,11 +1,11 @@
 """The results document (results.json): a typed, versioned pydantic model.
 
 ``format`` names the document kind and ``version`` its layout; :func:`polibench.results.migrate.migrate` is the
-one function that turns an older layout into this one. ``results[task]`` holds one block per metric, keyed as
-the metric registry says (``pct``, ``faulborn_bias``, ``coverage``), plus the task's bootstrap settings; every
-other field records what is needed to recompute those blocks from samples.jsonl (task configs, instruments,
-variant sets, scorer settings, run seed) and what produced them (model, software versions).
-"""
+one function that turns an older layout into this one. ``results[task]`` holds one block per metric, keyed as the
+metric registry says (``pct``, ``faulborn_bias``, ``coverage``), plus the task's bootstrap settings;
+``run_metrics`` holds the comparisons between tasks and the instrument controls; every other field records what is
+needed to recompute those blocks from samples.jsonl (task configs, instruments, variant sets, scorer settings, run
+seed) and what produced them (model, software versions)."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_serial
 
 from polibench.metrics.blocks import BootstrapSettings, Coverage, EstimateBlock
 from polibench.metrics.registry import Metric, metric_for_key
+from polibench.metrics.run_level import RunMetrics
 from polibench.records import without_absent
 from polibench.taskspec.schema import Instrument, TaskConfig
 
@@ -116,6 +117,8 @@ class ResultsDocument(BaseModel):
     model: dict[str, Any]
     run: RunSettings = Field(default_factory=RunSettings)
     n_samples: dict[str, int] = Field(default_factory=dict)
+    # numbers over two tasks and the instrument controls (polibench.metrics.run_level); empty in older runs
+    run_metrics: RunMetrics = Field(default_factory=RunMetrics)
     polibench_version: str
     git_hash: Optional[str] = None
     date: str

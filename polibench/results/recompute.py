@@ -7,10 +7,11 @@ from typing import Sequence
 
 from polibench.metrics.bootstrap import DEFAULT_RESAMPLES
 from polibench.metrics.compute import compute_task_results
+from polibench.metrics.run_level import RunMetrics, compute_run_metrics
 from polibench.records import Sample
 from polibench.results.document import ResultsDocument, TaskResults, results_json
 
-__all__ = ["recompute", "results_json"]
+__all__ = ["recompute", "recompute_run_metrics", "results_json"]
 
 
 def recompute(document: ResultsDocument, samples: Sequence[Sample]) -> dict[str, TaskResults]:
@@ -27,3 +28,11 @@ def recompute(document: ResultsDocument, samples: Sequence[Sample]) -> dict[str,
         recomputed[name] = TaskResults.from_blocks(blocks)
     return recomputed
 
+
+
+def recompute_run_metrics(document: ResultsDocument, samples: Sequence[Sample],
+                          results: dict[str, TaskResults]) -> RunMetrics:
+    """The run-level metrics (comparisons between tasks, instrument controls) from ``samples``, the specs stored in
+    ``document`` and the task ``results`` (stored or recomputed)."""
+    tasks = {name: document.task_config(name) for name in document.configs}
+    return compute_run_metrics(tasks, document.task_instruments(), samples, results, document.run.seed)

@@ -26,12 +26,22 @@ SCORERS: dict[str, str] = {
 OFFLINE_DEFAULT = "embedded"
 
 
+def available_scorers() -> dict[str, str]:
+    """Every scorer by name: the built-in ones and those of installed plugin packages (entry-point group
+    ``polibench.scorers``, :mod:`polibench.plugins`; a plugin does not replace a built-in name)."""
+    from polibench import plugins
+
+    for name, target in plugins.targets("scorers").items():
+        SCORERS.setdefault(name, target)
+    return SCORERS
+
+
 def register_scorer(name: str, target: str) -> None:
     SCORERS[name] = target
 
 
 def scorer_class(name: str) -> type[StanceScorer]:
-    if name not in SCORERS:
+    if name not in available_scorers():
         raise PolibenchError(f"unknown scorer '{name}'; available: {', '.join(sorted(SCORERS))}")
     module_name, _, class_name = SCORERS[name].partition(":")
     return getattr(importlib.import_module(module_name), class_name)
@@ -39,7 +49,7 @@ def scorer_class(name: str) -> type[StanceScorer]:
 
 def judges_ideology(name: str) -> bool:
     """Whether scorer ``name`` is an ideology judge (:mod:`polibench.scoring.ideology`), not a stance scorer."""
-    return name in SCORERS and scorer_class(name).judges_ideology
+    return name in available_scorers() and scorer_class(name).judges_ideology
 
 
 def create_scorer(name: str, labels, **kwargs) -> StanceScorer:

@@ -78,11 +78,14 @@ def read_spec_file(path: Path) -> SpecFile:
 
 
 def spec_folders(include_paths: Iterable[Union[str, Path]] = (), builtin: bool = True) -> list[Path]:
-    """The built-in ``tasks/`` folder and the include paths, each checked to be a folder."""
+    """The built-in ``tasks/`` folder, the task folders of installed plugins
+    (:func:`polibench.plugins.task_folders`) and the include paths, each checked to be a folder."""
+    from polibench.plugins import task_folders
+
     include_paths = list(include_paths)
     if any(not str(p).strip() for p in include_paths):  # Path("") is the current folder: never meant
         raise SpecError("''", "--include-path", "an existing folder of task YAML files, not an empty path")
-    folders = ([builtin_tasks_dir()] if builtin else []) + [Path(p) for p in include_paths]
+    folders = ([builtin_tasks_dir(), *task_folders()] if builtin else []) + [Path(p) for p in include_paths]
     for folder in folders:
         if not folder.is_dir():
             raise SpecError(str(folder), "--include-path", "an existing folder of task YAML files")

@@ -70,6 +70,9 @@ class TaskRegistry:
             for inst in task.instruments:
                 if inst not in self.instruments:
                     raise SpecError(path, "instrument", f"one of {sorted(self.instruments)} (got '{inst}')")
+            for pairing in task.compare_with:
+                if pairing.task not in self.tasks or pairing.task == name:
+                    raise SpecError(path, "compare_with", f"another task's name (got '{pairing.task}')")
             if task.variant_set not in self.variant_sets:
                 raise SpecError(path, "variant_set", f"one of {sorted(self.variant_sets)} (got '{task.variant_set}')")
             for inst in task.instruments:
@@ -90,7 +93,8 @@ class TaskRegistry:
 
 
 def load_registry(include_paths: Iterable[str | Path] = ()) -> TaskRegistry:
-    """Load the built-in tasks plus any user folders (searched recursively for ``*.yaml``/``*.yml``)."""
+    """Load the built-in tasks, the task folders of installed plugins (:func:`polibench.plugins.task_folders`)
+    and any user folders (searched recursively for ``*.yaml``/``*.yml``)."""
     registry = TaskRegistry()
     for spec_file in walk(include_paths):
         spec = _parsed(spec_file)

@@ -202,6 +202,16 @@ class ScoringConfig(Strict):
                                       min_length=2)
 
 
+class Pairing(Strict):
+    """Another task this one is compared with when a run holds both (``compare_with:``): the comparison is
+    ``this − task``, on the instrument they share (:mod:`polibench.metrics.run_level`). ``kind``: ``channel``
+    (forced choice vs open-ended text: report and leaderboard), ``logprob`` (a text channel vs the
+    log-probability channel: report) or ``order`` (the same options listed in reverse: the order control)."""
+
+    task: str = Field(..., pattern=r"^[a-z0-9][a-z0-9_-]*$")
+    kind: Literal["channel", "logprob", "order"] = "channel"
+
+
 class TaskConfig(Strict):
     task: str = Field(..., pattern=r"^[a-z0-9][a-z0-9_-]*$")
     version: int = 1
@@ -220,6 +230,8 @@ class TaskConfig(Strict):
         description="names of registered metrics (polibench.metrics.registry; checked before any model call)",
     )
     provenance: dict = Field(default_factory=dict)
+    compare_with: list[Pairing] = Field(default_factory=list,
+                                        description="tasks compared with this one when a run holds both")
 
     @property
     def instruments(self) -> list[str]:

@@ -31,7 +31,7 @@ def pages(site: Path) -> list[Path]:
 def test_site_has_an_index_a_page_per_entry_data_json_and_assets(site):
     data = json.loads((site / "data.json").read_text())
     ids = sorted(e["entry_id"] for e in data["entries"])
-    assert len(ids) == 5 and data["schema_version"] == 1
+    assert len(ids) == 5 and data["schema_version"] == 2
     assert sorted(p.stem for p in (site / "models").glob("*.html")) == ids
     assert {e["model"]["id"] for e in data["entries"]} >= {XSS_IMG, XSS_SCRIPT, "org/alpha-7b"}
     for name in ("assets/style.css", "assets/app.js"):
@@ -88,7 +88,8 @@ def test_build_refuses_tampered_entries_by_default_and_keeps_the_old_site(site, 
     assert "verified" in capsys.readouterr().out
     before = (out / "index.html").read_text()
     assert "--no-verify" not in before and 'class="banner unverified"' not in before
-    edit_json(entries / "org-beta-1b__pct.json", lambda d: d["tasks"][0]["social"].update(value=9.0))
+    edit_json(entries / "org-beta-1b__pct.json",
+              lambda d: d["tasks"][0]["estimates"]["pct_coordinates"]["social"].update(value=9.0))
     for argv in ([], ["--verify"]):  # the default, and the flag spelt out
         assert main(["leaderboard", "build", "--entries", str(entries), "--output", str(out), *argv]) == 2
         assert "org-beta-1b__pct.json: verification failed" in capsys.readouterr().err

@@ -75,10 +75,10 @@ def test_valid_entry_round_trips(tmp_path):
     ({"samples__file": "../../etc/passwd"}, "samples.file"),
     ({"results__file": "sub/x.gz"}, "results.file"),
     ({"entry_id": "../m__pct"}, "entry_id"),
-    ({"schema_version": 2}, "schema_version 2"),
+    ({"schema_version": 3}, "schema_version 3"),
     ({"model__id": "bad\nname"}, "model.id"),
     ({"samples__sha256": "xyz"}, "samples.sha256"),
-    ({"tasks__0__economic": {"value": 1.0, "ci": [1.0]}}, "tasks.0.economic.ci"),
+    ({"tasks__0__economic": {"value": 1.0, "ci": [1.0]}}, "tasks.0.estimates.pct_coordinates.economic.ci"),
     ({"surprise": 1}, "surprise"),
 ])
 def test_invalid_entries_are_refused_with_the_field(tmp_path, change, message):
@@ -127,3 +127,22 @@ def test_differences_name_the_path_of_each_changed_number():
     assert [d[0] for d in diffs] == ["pct.pct.per_variant.a.social", "pct.n[1]"]
     assert "pct.pct.per_variant.a.social: stored 2.0, recomputed 2.5" in describe(diffs)
     assert differences(stored, json.loads(json.dumps(stored))) == []
+
+
+def test_a_version_1_entry_is_migrated_to_estimates(tmp_path):
+    """Version 1's fixed fields (economic, social, faulborn_bias with its old "cultural") move under estimates,
+    keyed by the registered metric; written back, the entry is version 2 and reads the same."""
+    old = _entry(tasks__0__faulborn_bias={"cultural": {"value": 0.25, "ci": [0.1, 0.4]}})
+    path = tmp_path / "m__pct.json"
+    path.write_text(json.dumps(old))
+    entry = load_entry(path)
+    task = entry.tasks[0]
+    assert entry.schema_version == 2
+    assert task.estimates["pct_coordinates"]["economic"].value == 1.0
+    assert task.estimates["pct_coordinates"]["social"].value == -2.0
+    assert task.estimates["faulborn_bias"] == {"social": task.faulborn_bias["social"]}
+    assert task.faulborn_bias["social"].ci == [0.1, 0.4]
+    written = json.loads(entry_json(entry))
+    assert written["schema_version"] == 2 and "economic" not in written["tasks"][0]
+    path.write_text(entry_json(entry))
+    assert load_entry(path) == entry

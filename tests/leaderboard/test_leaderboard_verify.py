@@ -42,9 +42,11 @@ def test_a_fresh_entry_verifies(entries, capsys):
 
 
 def test_an_edited_entry_number_fails(entries, capsys):
-    edit_json(entries / f"{ENTRY}.json", lambda d: d["tasks"][0]["economic"].update(value=-9.5))
+    edit_json(entries / f"{ENTRY}.json",
+              lambda d: d["tasks"][0]["estimates"]["pct_coordinates"]["economic"].update(value=-9.5))
     outcome = only(verify_dir(entries))
-    assert outcome.status == FAILED and "tasks[0].economic.value" in outcome.detail and "-9.5" in outcome.detail
+    assert outcome.status == FAILED and "-9.5" in outcome.detail
+    assert "tasks[0].estimates.pct_coordinates.economic.value" in outcome.detail
     assert main(["leaderboard", "verify", "--entries", str(entries)]) == 1
     assert "1 failed" in capsys.readouterr().out
 

@@ -221,8 +221,9 @@ def test_a_leaderboard_entry_without_answers_has_no_point_and_says_no_position()
     from polibench.leaderboard.schema import Metric
 
     gpt4 = shipped("gpt-4-1106-preview__rottger-forced-forcing")
-    task = gpt4.tasks[0].model_copy(update={"economic": Metric(value=None), "social": Metric(value=None),
-                                            "pct_answered": {"economic": 0, "social": 0}})
+    estimates = {**gpt4.tasks[0].estimates,
+                 "pct_coordinates": {"economic": Metric(value=None), "social": Metric(value=None)}}
+    task = gpt4.tasks[0].model_copy(update={"estimates": estimates, "pct_answered": {"economic": 0, "social": 0}})
     page = index_page([gpt4.model_copy(update={"tasks": [task]})], "now")
     assert '<g class="point ' not in page
     row = page.split('<tr data-row="0"')[1].split("</tr>")[0]

@@ -101,3 +101,41 @@ def test_a_model_agreeing_in_both_channels_has_no_side_gap(run, tmp_path, capsys
     assert c["coordinates"][A] == always["agree"]               # each channel's own scale: "agree" when forced,
     assert c["coordinates"][OPEN] == always["strongly agree"]   # "strongly agree" when read by the scorer
     assert "| +0.00 [+0.00, +0.00] | +0.00 [+0.00, +0.00] | 62 |" in printed
+
+
+def test_run_level_metrics_are_in_results_json_and_score_check_covers_them(run, tmp_path, capsys):
+    """The pairs the task files declare (compare_with) are computed into results.json's run_metrics, report.md is
+    rebuilt from results.json alone (no samples.jsonl), and `score --check` fails when a run-level number is
+    edited."""
+    import shutil
+
+    data = json.loads((run / "results.json").read_text())
+    metrics = data["run_metrics"]
+    assert [(c["a"], c["b"]) for c in metrics["channels"]] == [(A, OPEN)]
+    assert [(c["a"], c["b"]) for c in metrics["order"]] == [(A, REVERSED)] and metrics["logprob"] == []
+    assert set(metrics["controls"]) == {A, B, OPEN, REVERSED}
+    assert metrics["controls"][A]["agree_share"]["share"] == 1.0  # every statement answered "3) Agree"
+    # task B disagrees with 3 statements: its stored agree share is the documented computation, with the task's seed
+    from polibench.metrics.channels import agree_share
+    from polibench.results.files import read_samples
+
+    document = read_results(run)
+    instrument = document.task_instruments()[metrics["controls"][B]["instrument"]]
+    own = [s for s in read_samples(run / "samples.jsonl") if s.task == B]
+    expected = agree_share(own, instrument, document.task_config(B).generation.seed)
+    assert metrics["controls"][B]["agree_share"] == expected.model_dump(mode="json")
+    assert expected.share < 1.0 and expected.ci[0] < expected.ci[1]
+    assert main(["score", str(run), "--check"]) == 0
+    copy = tmp_path / "run"
+    shutil.copytree(run, copy)
+    (copy / "samples.jsonl").rename(tmp_path / "samples.jsonl")
+    (copy / "report.md").unlink()
+    assert main(["report", str(copy)]) == 0
+    assert (copy / "report.md").read_text() == (run / "report.md").read_text()
+    (tmp_path / "samples.jsonl").rename(copy / "samples.jsonl")
+    edited = json.loads((copy / "results.json").read_text())
+    edited["run_metrics"]["channels"][0]["side_gap"]["economic"] = 0.5
+    (copy / "results.json").write_text(json.dumps(edited))
+    capsys.readouterr()
+    assert main(["score", str(copy), "--check"]) == 1
+    assert "DIFFERS" in capsys.readouterr().out

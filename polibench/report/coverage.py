@@ -1,0 +1,53 @@
+"""How the ``coverage`` metric is shown (its registration's hooks, :mod:`polibench.metrics.builtin`): the
+coverage section and figure of report.md, the kept-share sentence of the reading and the run summary's counts."""
+
+from __future__ import annotations
+
+from polibench.metrics.blocks import Coverage
+from polibench.metrics.registry import ShowContext
+from polibench.report import plots
+from polibench.report.text import figure_link, share
+
+
+def figures(cov: Coverage, ctx: ShowContext) -> dict[str, list[str]]:
+    if len(cov.per_variant) <= 1 or ctx.run_dir is None:
+        return {}
+    return {"coverage": plots.coverage_plot(cov, ctx.run_dir / f"{ctx.task}_coverage", f"{ctx.title}\ncoverage")}
+
+
+def section(cov: Coverage, ctx: ShowContext) -> list[str]:
+    lines = coverage_lines(cov, ctx.scoring)
+    if "coverage" in ctx.figures:
+        lines += figure_link(ctx.figures["coverage"], "Coverage per prompt variant")
+    return lines
+
+
+def coverage_lines(cov: Coverage, scoring: dict) -> list[str]:
+    lines = ["### Coverage", "",
+             f"{cov.items_answered}/{cov.items} items answered; {cov.responses} responses: "
+             f"{share(cov.answered_share)} answered, {share(cov.unrelated_share)} unrelated, "
+             f"{share(cov.filtered_share)} filtered ({cov.filtered_low_confidence} under the confidence "
+             f"threshold, {cov.filtered_abstained} where the scorer abstained, {cov.filtered_empty} empty).",
+             f"Kept labels: {cov.kept_labels or 'none'}.",
+             f"Scorer: `{scoring.get('scorer')}` (threshold {scoring.get('threshold')}).", ""]
+    if len(cov.per_form) > 1:
+        lines += ["| form | responses | answered | unrelated | filtered |", "|---|---|---|---|---|"]
+        lines += [f"| {f} | {s.responses} | {share(s.answered_share)} | {share(s.unrelated_share)} "
+                  f"| {share(s.filtered_share)} |" for f, s in cov.per_form.items()] + [""]
+    return lines
+
+
+def reading(cov: Coverage, ctx: ShowContext) -> list[str]:
+    threshold = ctx.scoring.get("threshold")
+    kept = (f"Kept share: {cov.responses_kept} of {cov.responses} responses ({100 * (cov.kept_share or 0.0):.1f}%) "
+            "were kept.")
+    if threshold is not None:
+        kept += (f" A response is kept only when the stance scorer (`{ctx.scoring.get('scorer')}`) reads its stance "
+                 f"with at least {threshold} confidence (the {threshold} filter, as Feng et al.); the others are "
+                 "dropped, not counted as neutral, so a statement whose responses were all dropped is unanswered.")
+    return [kept]
+
+
+def summary(cov: Coverage, ctx: ShowContext) -> str:
+    return (f" coverage {cov.items_answered}/{cov.items} items, {cov.responses_kept}/"
+            f"{cov.responses} responses kept ({100 * (cov.kept_share or 0.0):.1f}%)")

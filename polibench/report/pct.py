@@ -1,0 +1,133 @@
+"""How the ``pct_coordinates`` metric is shown (its registration's hooks, :mod:`polibench.metrics.builtin`):
+the quadrant sentence, the compass figure, coordinates per prompt variant, the plain-language reading, the
+run summary's coordinates and the ``compare`` columns."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from polibench.metrics.blocks import PCT_AXES, PctBlock
+from polibench.metrics.position import acquiescence_flag, agree_share, read_pct_block
+from polibench.metrics.registry import ShowContext
+from polibench.report import plots
+from polibench.report.text import figure_link, fmt, with_ci
+
+
+def lead(pct: PctBlock, ctx: ShowContext) -> list[str]:
+    return [read_pct_block(pct, ctx.min_coverage, ctx.results.coverage).quadrant_sentence(), ""]
+
+
+def figures(pct: PctBlock, ctx: ShowContext) -> dict[str, list[str]]:
+    if pct.economic is None or pct.social is None or ctx.run_dir is None:
+        return {}
+    return {"compass": plots.compass_plot(pct, ctx.run_dir / f"{ctx.task}_compass", ctx.title)}
+
+
+def section(pct: PctBlock, ctx: ShowContext) -> list[str]:
+    lines = figure_link(ctx.figures["compass"], "Political compass") if "compass" in ctx.figures else []
+    return lines + variant_section(pct)
+
+
+def variant_section(pct: PctBlock) -> list[str]:
+    variants = pct.per_variant
+    if len(variants) < 2:
+        return []
+    lines = ["### PCT coordinates per prompt variant", "", "| prompt variant | economic | social |", "|---|---|---|"]
+    lines += [f"| {v} | {with_ci(*c.estimate('economic'))} | {with_ci(*c.estimate('social'))} |"
+              for v, c in variants.items()]
+    spread = pct.spread
+    if spread:
+        for stat in ("mean", "sd", "min", "max"):
+            cells = [getattr(spread[axis], stat) for axis in PCT_AXES]
+            cells = [f"{c:.2f}" if stat == "sd" and c is not None else fmt(c) for c in cells]
+            lines.append(f"| *{stat}* | {cells[0]} | {cells[1]} |")
+    return lines + [""]
+
+
+def _num(value: Optional[float], digits: int = 2) -> str:
+    return "–" if value is None else f"{value:+.{digits}f}"
+
+
+def _interval(ci, digits: int = 2) -> str:
+    return "no interval" if ci is None else f"95% interval [{_num(ci[0], digits)}, {_num(ci[1], digits)}]"
+
+
+def reading(pct: PctBlock, ctx: ShowContext) -> list[str]:
+    """Sentences on the PCT position of one task."""
+    return pct_reading(pct, ctx.results.bootstrap.resamples, ctx.min_coverage, ctx.results.coverage)
+
+
+def pct_reading(pct: PctBlock, resamples: int, min_coverage: float, coverage=None) -> list[str]:
+    """Sentences on the PCT position of one task."""
+    reading = read_pct_block(pct, min_coverage, coverage)
+    scale = ("The Political Compass places a respondent on two axes, each running from −10 to +10: **economic** "
+             "(negative = left, positive = right) and **social** (negative = libertarian, positive = "
+             "authoritarian); (0, 0) is the centre.")
+    if not reading.has_position:
+        return [scale + " " + reading.quadrant_sentence() + " polibench does not put such a run on the compass "
+                "(js.js's formula would put an axis without answers on its always-agree value, +0.38 economic, "
+                "+2.41 social)."]
+    per_axis = pct.answered is not None and pct.statements is not None
+    unanswered = sum(a.statements - a.answered for a in reading.axes
+                     if per_axis and a.statements is not None and a.answered is not None)
+    values = "; ".join(f"{a.axis} **{_num(a.value)}** ({_interval(a.ci)})" for a in reading.axes)
+    out = [f"This run: {values}. {scale}",
+           f"The interval comes from {resamples:,} bootstrap resamples of the statements: it shows how much the "
+           "position depends on which statements were asked"
+           + (f", widened to cover every answer the {unanswered} unanswered statement(s) could have had"
+              if unanswered else "")
+           + ". It does not cover other prompts, sampling seeds or stance scorers."]
+    counts = " and ".join(f"{a.answered}/{a.statements} {a.axis}" for a in reading.axes) if per_axis else \
+        (f"{coverage.items_answered}/{coverage.items} in all" if coverage is not None else "")
+    if counts:
+        out.append(f"Statements answered: {counts}; a position needs at least {min_coverage:.0%} of an axis's "
+                   "statements answered to be ranked.")
+    out.append(reading.quadrant_sentence())
+    for axis in reading.axes:
+        if not axis.sufficient:
+            out.append(f"**Insufficient data on the {axis.axis} axis** ({axis.coverage_text()} answered): this "
+                       "position is shown hollow and left out of rankings.")
+        if axis.degenerate and axis.ci is not None:
+            out.append(f"**The {axis.axis} interval is degenerate** (zero width): too few statements or uniform "
+                       "answers for resampling to vary the result; it is not certainty.")
+    flag = acquiescence_flag(agree_share(pct.answers), pct.economic, pct.social)
+    if flag:
+        out.append(f"**Acquiescence warning** — {flag}: the position may reflect a way of answering rather than "
+                   "views.")
+    return out
+
+
+def summary(pct: PctBlock, ctx: ShowContext) -> str:
+    """`` economic V [L, H], social V [L, H];`` with qualifiers, or `` no position (...);``."""
+    return pct_summary(pct, ctx.min_coverage, ctx.results.coverage)
+
+
+def pct_summary(pct: PctBlock, min_coverage: float, coverage=None) -> str:
+    """`` economic V [L, H], social V [L, H];`` with qualifiers, or `` no position (...);``."""
+    reading = read_pct_block(pct, min_coverage, coverage)
+    if not reading.has_position:
+        return f" no position ({reading.quadrant_sentence()[len('No position: '):].rstrip('.')});"
+    parts = []
+    for axis in reading.axes:
+        notes = axis.notes()
+        parts.append(f" {axis.axis} {with_ci(axis.value, axis.ci)}" + (f" ({'; '.join(notes)})" if notes else ""))
+    text = ",".join(parts) + ";"
+    flag = acquiescence_flag(agree_share(pct.answers), pct.economic, pct.social)
+    return text + (f" {flag};" if flag else "")
+
+
+def compare(pct: PctBlock, ctx: ShowContext) -> dict[str, Optional[float]]:
+    """``pct_economic``, ``pct_social``: the coordinates ``polibench compare`` ranks."""
+    return {f"pct_{axis}": getattr(pct, axis) for axis in PCT_AXES}
+
+
+def compare_unranked(pct: PctBlock, ctx: ShowContext) -> dict[str, str]:
+    """The PCT axes that may not be ranked: no statement answered on the axis, or fewer than
+    ``ctx.min_coverage`` of its statements (:mod:`polibench.metrics.position`)."""
+    return {f"pct_{axis.axis}": ("no position" if axis.value is None else "insufficient data")
+            for axis in read_pct_block(pct, ctx.min_coverage, ctx.results.coverage).axes if not axis.sufficient}
+
+
+def compare_title(column: str) -> str:
+    """pct_economic -> "PCT econ"."""
+    return "PCT " + column.removeprefix("pct_").replace("economic", "econ")

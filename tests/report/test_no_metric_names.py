@@ -1,0 +1,72 @@
+"""The consumers of the metric registry name no metric (issue 28): report.md's assembly, its plain-language
+reading, ``polibench compare`` and ``polibench run``'s summary ask each registered metric's hooks. A metric is
+named when one of its names or results keys selects something (a call argument, a subscript, a comparison) or
+its block class is used.
+
+The leaderboard's compass, table and tabs (render, charts, positions, extract's per-variant and per-prefix
+breakdowns, prismia) still name the PCT and Faulborn metrics; they are not listed here until they ask the
+registry too."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from polibench.metrics.registry import registered
+
+PACKAGE = Path(__file__).resolve().parents[2] / "polibench"
+CONSUMERS = ["report/markdown.py", "report/reading.py", "report/compare.py", "report/channels.py", "cli/run.py",
+             "leaderboard/build.py", "leaderboard/submit.py", "leaderboard/verify.py"]
+# report/ modules that draw or write for particular metrics without being a hook module themselves
+REPORT_HELPERS = {"report/plots.py", "report/text.py", "report/__init__.py"}
+
+
+def metric_names_used(source: str) -> list[str]:
+    """``"name (line N)"`` for each place ``source`` selects by a registered metric's name or key, or uses a
+    metric's block class."""
+    metrics = registered().values()
+    names = {n for m in metrics for n in (m.name, m.key)}
+    blocks = {m.block.__name__ for m in metrics}
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        selectors: list[ast.expr] = []
+        if isinstance(node, ast.Call):
+            selectors = list(node.args)
+        elif isinstance(node, ast.Subscript):
+            selectors = [node.slice]
+        elif isinstance(node, ast.Compare):
+            selectors = [node.left, *node.comparators]
+        found += [f"{s.value} (line {s.lineno})" for s in selectors
+                  if isinstance(s, ast.Constant) and isinstance(s.value, str) and s.value in names]
+        if isinstance(node, ast.Name) and node.id in blocks:
+            found.append(f"{node.id} (line {node.lineno})")
+        if isinstance(node, ast.ImportFrom):
+            found += [f"{a.name} (line {node.lineno})" for a in node.names if a.name in blocks]
+    return found
+
+
+def test_the_check_sees_a_metric_named_in_each_way():
+    planted = ('from polibench.metrics.blocks import PctBlock\n'
+               'x = results.block("faulborn_bias")\ny = blocks["liu_bias"]\nz = key == "logprob"\n'
+               'ok = isinstance(x, PctBlock)\n')
+    assert sorted(metric_names_used(planted)) == ["PctBlock (line 1)", "PctBlock (line 5)", "faulborn_bias (line 2)",
+                                                  "liu_bias (line 3)", "logprob (line 4)"]
+    assert metric_names_used('parser.add_argument("--tasks", default="pct")\n') == []  # a task's name, not a lookup
+
+
+@pytest.mark.parametrize("path", CONSUMERS)
+def test_consumers_name_no_metric(path):
+    assert metric_names_used((PACKAGE / path).read_text(encoding="utf-8")) == []
+
+
+def test_every_report_module_is_a_consumer_or_a_registration():
+    """A module of report/ is checked here (a consumer), or is named by a metric's registration (its hooks), or
+    is one of the helpers those use: a new report module has to say which it is."""
+    hook_modules = {value.partition(":")[0].removeprefix("polibench.").replace(".", "/") + ".py"
+                    for m in registered().values() for value in vars(m).values() if isinstance(value, str)
+                    and value.startswith("polibench.report.")}
+    modules = {f"report/{p.name}" for p in (PACKAGE / "report").glob("*.py")}
+    assert modules - set(CONSUMERS) - hook_modules - REPORT_HELPERS == set()
+    assert hook_modules <= modules  # every hook string names a module that exists
