@@ -71,7 +71,15 @@ def main() -> None:
     if len(folders) < 2:
         parser.error("give at least two runs (folders or --seeds)")
 
-    rows = [position(folder) for folder in folders]
+    rows = []
+    for seed, block, kept in (position(folder) for folder in folders):
+        if block.economic is None or block.social is None:  # e.g. --smoke: the lexical scorer kept no answer
+            print(f"seed {seed}: no position ({kept} responses kept); left out")
+        else:
+            rows.append((seed, block, kept))
+    if len(rows) < 2:
+        print("fewer than two runs with a position: no between-seed spread")
+        return
     print("\n| seed | economic [95% CI] | social [95% CI] | kept |\n|---|---|---|---|")
     for seed, block, kept in rows:
         cells = [f"{getattr(block, a):+.2f} [{getattr(block.ci, a)[0]:+.2f}, {getattr(block.ci, a)[1]:+.2f}]"
