@@ -19,7 +19,6 @@ wording, not argument: see the figures in the docs before trusting small differe
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import shutil
@@ -41,6 +40,7 @@ from polibench.ideology.judge import (
     train_judge,
     validation_figures,
 )
+from polibench.kit.files import file_lock
 from polibench.models.eta import duration
 from polibench.paths import cache_dir, unwritable_reason
 from polibench.scoring.ideology import IdeologyScorer
@@ -80,28 +80,13 @@ def training_plan(n_train: int) -> str:
             f"{n_train} texts + logistic regression; {eta}")
 
 
-@contextlib.contextmanager
-def _lock(path: Path):
-    try:
-        import fcntl
-    except ImportError:  # Windows: no lock; the rename below still keeps the cache consistent
-        yield
-        return
-    with open(path, "w") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
-
-
 def ensure_default_judge() -> EmbeddingJudge:
     """The default judge, trained (and measured on the test split) first if this cache does not hold it yet."""
     folder = default_judge_dir()
     if (folder / JUDGE_FILE).is_file():
         return EmbeddingJudge.load(folder)
     folder.parent.mkdir(parents=True, exist_ok=True)
-    with _lock(folder.parent / f".{folder.name}.lock"):
+    with file_lock(folder.parent / f".{folder.name}.lock"):
         if (folder / JUDGE_FILE).is_file():  # another process finished it while we waited
             return EmbeddingJudge.load(folder)
         train = training_texts()

@@ -20,7 +20,6 @@ docs/stance.md), never on the test split.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import importlib.util
 import json
@@ -34,6 +33,7 @@ from typing import Sequence
 
 from polibench.cache.speed import read_speed, record_speed
 from polibench.errors import PolibenchError
+from polibench.kit.files import file_lock
 from polibench.models.eta import WARMUP_SHARE, EtaEstimator, duration
 from polibench.paths import cache_dir, unwritable_reason
 from polibench.scoring.base import LABELS
@@ -137,28 +137,13 @@ def _eta_callback(steps: int):
     return type("TrainingEtaCallback", (TrainingEta, TrainerCallback), {})(steps)
 
 
-@contextlib.contextmanager
-def _lock(path: Path):
-    try:
-        import fcntl
-    except ImportError:  # Windows: no lock; the rename below still keeps the cache consistent
-        yield
-        return
-    with open(path, "w") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
-
-
 def ensure_default_checkpoint(show_progress: bool = True) -> Path:
     """The trained embedded default, training it first if this cache does not hold it yet."""
     final = default_checkpoint_dir()
     if (final / METADATA).is_file():
         return final
     final.parent.mkdir(parents=True, exist_ok=True)
-    with _lock(final.parent / f".{final.name}.lock"):
+    with file_lock(final.parent / f".{final.name}.lock"):
         if (final / METADATA).is_file():  # another process finished it while we waited
             return final
         for stale in final.parent.glob(f".{final.name}.tmp-*"):  # left by a killed run; we hold the lock
