@@ -8,10 +8,27 @@ import yaml
 
 HERE = pathlib.Path(__file__).resolve().parent
 REPO = HERE.parents[1]
-CONTENT = REPO / "polibench" / "data" / "stance" / "content"  # shipped: the ideology corpus reads it too
+CONTENT = REPO / "polibench" / "data" / "stance" / "content"
 sys.path.insert(0, str(REPO))  # this checkout's polibench
 
-from polibench.ideology.corpus import parse_content  # noqa: E402  (the one reader of the @id blocks)
+
+def parse_content(path: pathlib.Path) -> dict[str, dict[str, str]]:
+    """``@id`` blocks of ``KEY: value`` lines (the format of content_*.txt; the one reader of them)."""
+    out: dict[str, dict[str, str]] = {}
+    current: str | None = None
+    for raw in path.read_text(encoding="utf-8").splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("@"):
+            current = line[1:].strip()
+            out[current] = {}
+            continue
+        key, _, value = line.partition(":")
+        if current is None or not value:
+            raise SystemExit(f"{path}: unexpected line '{raw[:60]}'")
+        out[current][key.strip()] = value.strip()
+    return out
 
 
 def load_statements() -> dict[str, dict[str, str]]:
