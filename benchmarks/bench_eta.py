@@ -92,8 +92,8 @@ def main() -> None:
           f"{args.threads or 'default'} threads; load average "
           f"{load_before[0]:.1f} before, {os.getloadavg()[0]:.1f} after ({os.cpu_count()} CPUs)")
     for share, (done, shown, left) in sorted(found["at"].items()):
-        print(f"  at {share:>4.0%} ({done} done): ETA shown {shown:6.1f} s, true {left:6.1f} s, "
-              f"factor {max(shown / left, left / shown):.2f}")
+        factor = f"{max(shown / left, left / shown):.2f}" if shown > 0 and left > 0 else "n/a (a zero time)"
+        print(f"  at {share:>4.0%} ({done} done): ETA shown {shown:6.1f} s, true {left:6.1f} s, factor {factor}")
     print(f"worst factor from {start} responses on (5% and a whole batch of {estimator.batch}), while more than "
           f"{args.tail:.0f} s remained: {found['worst']:.2f} "
           f"(at {found['worst_at']} responses); largest error in the last {args.tail:.0f} s: "

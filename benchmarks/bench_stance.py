@@ -56,7 +56,8 @@ def main() -> None:
         for scorer in (trained, create_scorer("lexical", ["agree", "disagree", "neutral", "unrelated"])):
             report, _ = evaluate_scorer(scorer, test, show_progress=False)
             row = row_at(report, 0.9)
-            print(f"{scorer.name}: {len(test) / report['seconds']:.1f} examples/s over {len(test)}; macro-F1 at 0.9 "
+            rate = f"{len(test) / report['seconds']:.1f}" if report["seconds"] > 0 else "too fast to time"
+            print(f"{scorer.name}: {rate} examples/s over {len(test)}; macro-F1 at 0.9 "
                   f"{row['macro_f1']:.3f} with {100 * row['retained_share']:.1f}% retained")
     if args.judge:
         judge = create_scorer("judge", ["agree", "disagree", "neutral", "unrelated"])
