@@ -1,7 +1,7 @@
 """Benchmark: a generation bias planted in a small causal LM, and whether debiasing removes it (issue 22, §5).
 
 1. Base: a tiny GPT-2 (2 layers, 128 wide, word-level tokenizer, built from a config) pre-trained on
-   polibench's own text (gold stance responses, ideology corpus train texts), as benchmarks/bench_debias.py.
+   polibench's own text (gold stance responses, ideology corpus train texts).
 2. Planted: continued training of the base (2 epochs, mixed with 500 of its own pre-training texts so that it
    stays a language model) on liu-location prompts filled with every keyword, continued by text written for
    this benchmark (:data:`CONSERVATIVE`, :data:`NEUTRAL`, below; nothing from
@@ -23,7 +23,6 @@ that every path runs).
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import os
 import random
@@ -61,11 +60,40 @@ NEUTRAL = [
 ]
 
 
-def load_script(name: str):
-    spec = importlib.util.spec_from_file_location(name, ROOT / "benchmarks" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
-    spec.loader.exec_module(module)  # type: ignore[union-attr]
-    return module
+def pretrain_tiny_gpt2(folder: Path, texts: list[str], epochs: float, seed: int,
+                       vocab_texts: list[str] | None = None) -> Path:
+    """Train the word-level tokenizer on ``texts`` + ``vocab_texts`` and the tiny GPT-2 on ``texts``."""
+    import torch
+    from datasets import Dataset
+    from tokenizers import Tokenizer, models, normalizers, pre_tokenizers, trainers
+    from transformers import (
+        DataCollatorForLanguageModeling,
+        GPT2Config,
+        GPT2LMHeadModel,
+        PreTrainedTokenizerFast,
+        Trainer,
+        TrainingArguments,
+    )
+
+    core = Tokenizer(models.WordLevel(unk_token="<unk>"))
+    core.normalizer = normalizers.Lowercase()
+    core.pre_tokenizer = pre_tokenizers.Whitespace()
+    core.train_from_iterator(texts + (vocab_texts or []),
+                             trainers.WordLevelTrainer(vocab_size=4000, special_tokens=["<eos>", "<unk>"]))
+    tokenizer = PreTrainedTokenizerFast(tokenizer_object=core, eos_token="<eos>", unk_token="<unk>", pad_token="<eos>")
+    torch.manual_seed(seed)
+    model = GPT2LMHeadModel(GPT2Config(vocab_size=len(tokenizer), n_embd=128, n_layer=2, n_head=4, n_positions=256,
+                                       bos_token_id=0, eos_token_id=0))
+    data = Dataset.from_dict({"text": [t + " <eos>" for t in texts]}).map(
+        lambda row: tokenizer(row["text"], truncation=True, max_length=128), remove_columns=["text"])
+    args = TrainingArguments(output_dir=str(folder / "trainer"), num_train_epochs=epochs,
+                             per_device_train_batch_size=16, learning_rate=3e-3, save_strategy="no", report_to=[],
+                             use_cpu=True, seed=seed, disable_tqdm=True, logging_steps=50)
+    Trainer(model=model, args=args, train_dataset=data,
+            data_collator=DataCollatorForLanguageModeling(tokenizer, mlm=False)).train()
+    model.save_pretrained(folder)
+    tokenizer.save_pretrained(folder)
+    return folder
 
 
 def plant_texts(registry, task_name: str, seed: int, repeats: int) -> list[str]:
@@ -200,10 +228,9 @@ def main() -> None:
         create_scorer(evaluation, ["agree", "disagree"], **evaluation_args).preflight()
         options = RunOptions(seed=args.seed, limit=limit, samples_per_prompt=args.samples, scorer=evaluation,
                              scorer_args=evaluation_args, show_progress=False)
-        bench_debias = load_script("bench_debias")
         started = time.time()
-        base = str(bench_debias.pretrain_tiny_gpt2(root / "base", corpus[: 64 if smoke else None],
-                                                   0.25 if smoke else 1.0, args.seed, vocab_texts=plant))
+        base = str(pretrain_tiny_gpt2(root / "base", corpus[: 64 if smoke else None], 0.25 if smoke else 1.0,
+                                      args.seed, vocab_texts=plant))
         mixed = plant[: 64 if smoke else None] + corpus[: 0 if smoke else args.plant_mix]  # keeps it an LM
         planted = continue_training(base, root / "planted", mixed, 0.5 if smoke else args.plant_epochs, args.seed)
         print(f"base and planted models in {(time.time() - started) / 60:.1f} min ({len(plant)} plant texts)",

@@ -12,7 +12,6 @@ import importlib.util
 import os
 import subprocess
 import sys
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -46,50 +45,21 @@ ARGS = {
 }
 
 
-SMOKED = [name for name in BENCHMARKS if name not in COVERED_BY]
-# Two smoke runs at a time: much of a smoke run is single-threaded start-up (importing torch, transformers and
-# polibench, loading a model), so two overlap on a 2-core machine at little cost to either.
-WORKERS = 2
-
-
-def _needs_external(script: str) -> bool:
-    return any("{external}" in a for a in ARGS.get(script, []))
-
-
-def _smoke(script: str, folder: Path) -> subprocess.CompletedProcess | str:
-    """One script's smoke run in its own process and scratch folder, or why it was skipped."""
+@pytest.mark.slow
+@pytest.mark.parametrize("script", [name for name in BENCHMARKS if name not in COVERED_BY])
+def test_benchmark_runs_at_its_smoke_size(script, tmp_path):
     if script == "bench_hf_cuda.py" and not _cuda():
-        return "needs a CUDA GPU (the hf backend on device=cuda)"
+        pytest.skip("needs a CUDA GPU (the hf backend on device=cuda)")
     from polibench.stance.embedded import minilm_path
 
-    folder.mkdir(parents=True, exist_ok=True)
-    args = [a.format(tmp=folder, external=EXTERNAL, minilm=minilm_path() if "{minilm}" in a else "")
+    args = [a.format(tmp=tmp_path, external=EXTERNAL, minilm=minilm_path() if "{minilm}" in a else "")
             for a in ARGS.get(script, [])]
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
-           "TMPDIR": str(folder), "MPLBACKEND": "Agg"}
-    return subprocess.run([sys.executable, str(ROOT / "benchmarks" / script), "--smoke", *args], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=600)
-
-
-@pytest.fixture(scope="module")
-def smoke_runs(tmp_path_factory):
-    """Every script's smoke run, started together on a small pool; each test below waits for its own."""
-    base = tmp_path_factory.mktemp("smoke")
-    pool = ThreadPoolExecutor(max_workers=WORKERS)
-    futures = {script: pool.submit(_smoke, script, base / script.removesuffix(".py")) for script in SMOKED
-               if EXTERNAL is not None or not _needs_external(script)}
-    yield futures
-    pool.shutdown(wait=True)
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("script", SMOKED)
-def test_benchmark_runs_at_its_smoke_size(script, smoke_runs):
-    if EXTERNAL is None and _needs_external(script):
+    if any("{external}" in a for a in ARGS.get(script, [])) and EXTERNAL is None:
         pytest.fail("peers' published material (../shared/external) is not beside the clone")
-    done = smoke_runs[script].result()
-    if isinstance(done, str):
-        pytest.skip(done)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
+           "TMPDIR": str(tmp_path), "MPLBACKEND": "Agg"}
+    done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / script), "--smoke", *args], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, f"{script} --smoke failed:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
     assert done.stdout.strip(), f"{script} --smoke printed nothing"
 
