@@ -2,22 +2,20 @@
 option neutrally, and its --smoke size runs every method end to end (base, planted, Algorithm 1 Mode 1 and
 Mode 2, GRPO, rerank) and prints one table row each."""
 
-import importlib.util
 import json
 import os
 import subprocess
 import sys
 from pathlib import Path
 
+from scripts import load_script
+
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "benchmarks" / "bench_planted_debias.py"
 
 
 def bench():
-    spec = importlib.util.spec_from_file_location("bench_planted_debias", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(SCRIPT)
 
 
 def test_plant_is_conservative_after_red_states_only():

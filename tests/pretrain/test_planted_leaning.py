@@ -2,22 +2,19 @@
 material and leave the probe statements out; its whole path (corpora -> pretrain x2 -> run x3 -> shift) runs on
 a tiny model built here."""
 
-import importlib.util
 import json
 from pathlib import Path
 
 import pytest
 import yaml
+from scripts import load_script
 from tiny_models import tiny_causal_lm
 
 SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_planted_leaning.py"
 
 
 def bench():
-    spec = importlib.util.spec_from_file_location("bench_planted_leaning", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(SCRIPT)
 
 
 def test_corpora_hold_each_sides_arguments_and_no_probe_statement(tmp_path):

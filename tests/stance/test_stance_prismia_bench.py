@@ -2,20 +2,17 @@
 clearly left answer agrees with a left-leaning statement and disagrees with a right-leaning one (hand-made rows
 in PrismIA's file format; no model)."""
 
-import importlib.util
 import json
 from pathlib import Path
 
 import pytest
+from scripts import load_script
 
 SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_stance_prismia.py"
 
 
 def bench():
-    spec = importlib.util.spec_from_file_location("bench_stance_prismia", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(SCRIPT)
 
 
 def test_panel_side_follows_the_score_and_the_statement_lean():

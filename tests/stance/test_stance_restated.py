@@ -25,13 +25,12 @@ Two marker sets, two tests:
   test passes, strict xfail turns that into a failure, and the marker is removed.
 """
 
-import importlib.util
-import sys
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
+from scripts import load_script
 
 from polibench.stance.data import StanceExample, load_examples
 from polibench.stance.restated import AGREE_HELDOUT, DISAGREE_HELDOUT, marker, restate, restated_examples
@@ -47,14 +46,7 @@ SETTINGS = settings(max_examples=1, deadline=None, derandomize=True, database=No
 
 
 def gold_pairs() -> list[tuple[str, str]]:
-    sys.path.insert(0, str(TOOLS))
-    try:
-        spec = importlib.util.spec_from_file_location("gold_restated", TOOLS / "restated.py")
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-    finally:
-        sys.path.remove(str(TOOLS))
-    return list(module.PAIRS)
+    return list(load_script(TOOLS / "restated.py", "gold_restated", beside=True).PAIRS)
 
 
 PAIRS = gold_pairs()

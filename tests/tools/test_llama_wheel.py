@@ -5,19 +5,16 @@ by a recorder that writes a fake wheel where `pip wheel` would."""
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from scripts import load_script
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "tools" / "install" / "llama_wheel.py"
-_spec = importlib.util.spec_from_file_location("llama_wheel", SCRIPT)
-assert _spec is not None and _spec.loader is not None
-llama_wheel = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(llama_wheel)
+llama_wheel = load_script(SCRIPT)
 
 SPEC = "llama-cpp-python==0.3.36"
 FLAGS = "-DGGML_NATIVE=OFF -DGGML_AVX2=ON"
