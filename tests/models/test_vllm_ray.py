@@ -1,0 +1,141 @@
+"""The ``vllm`` backend's ``data_parallel_size`` on a real local Ray cluster (2 CPUs, started once for the
+module), with the fake engine of tests/fake_vllm_engine.py inside every Ray actor (vLLM itself needs a GPU)."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import types
+
+import pytest
+
+from fake_vllm_engine import FakeEngines, fake_text
+from polibench.cache.caching_backend import CachingBackend
+from polibench.cache.store import ResponseCache
+from polibench.cli.main import main
+from polibench.errors import BackendError
+from polibench.models.vllm import VLLMBackend, VLLMEngines
+from polibench.pipeline.run import RunOptions, evaluate
+from polibench.records import GenerationSettings, Prompt
+from polibench.taskspec.loader import load_registry
+
+SETTINGS = GenerationSettings(max_new_tokens=8, temperature=0.7)
+
+
+@pytest.fixture(scope="module")
+def ray_cluster():
+    ray = pytest.importorskip("ray")
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
+    yield ray
+    ray.shutdown()
+
+
+def served_by(log) -> dict[int, int]:
+    """Requests each process generated, from the fake engine's log."""
+    counts: dict[int, int] = {}
+    for line in log.read_text().splitlines():
+        pid, n = map(int, line.split())
+        counts[pid] = counts.get(pid, 0) + n
+    return counts
+
+
+def test_two_replicas_write_the_samples_of_one_engine(ray_cluster, tmp_path, monkeypatch):
+    """The whole pipeline (pct, chat prompts, 3 samples each) on 1 in-process engine and on 2 Ray replicas:
+    samples.jsonl byte-identical; both replicas served, the driver none. Then option log-probabilities."""
+    monkeypatch.setenv("POLIBENCH_CACHE", str(tmp_path / "cache"))  # the speed records of the ETA
+    options = RunOptions(limit=8, samples_per_prompt=3, scorer="lexical", show_progress=False)
+    for name, args in (("one", {}), ("two", {"data_parallel_size": 2})):
+        log = tmp_path / f"{name}.log"
+        backend = VLLMBackend("org/fake-model", engine_factory=FakeEngines(log=str(log)), **args)
+        with ResponseCache(tmp_path / f"{name}.sqlite") as cache:
+            evaluate(["pct"], load_registry(), CachingBackend(backend, cache), tmp_path / name, options)
+        assert backend.closed and backend._replicas is None
+        served = served_by(log)
+        if name == "two":
+            assert len(served) == 2 and os.getpid() not in served and sum(served.values()) == 24
+    one = (tmp_path / "one" / "samples.jsonl").read_bytes()
+    assert one == (tmp_path / "two" / "samples.jsonl").read_bytes()
+    assert len(set(json.loads(line)["response"] for line in one.splitlines())) == 24  # the seeds matter
+
+    prompts = [Prompt(text=f"Statement {'x' * i}:", seed=i) for i in range(10)]
+    choices = [[" Agree", " Disagree", " Neither"]] * 10
+    single = VLLMBackend("org/fake-model", engine_factory=FakeEngines()).score_choices(prompts, choices)
+    with VLLMBackend("org/fake-model", engine_factory=FakeEngines(), data_parallel_size=2) as backend:
+        assert backend.score_choices(prompts, choices) == single
+        assert sum(backend.replicas.served) == 8 and min(backend.replicas.served) > 0
+    assert len({tuple(row) for row in single}) > 1
+
+
+def test_a_killed_replica_loses_no_response_and_caches_none_twice(ray_cluster, tmp_path, capsys):
+    prompts = [Prompt(text=f"Statement {i}", seed=1000 + i) for i in range(24)]
+    backend = VLLMBackend("org/fake-model", engine_factory=FakeEngines(delay=0.3), data_parallel_size=2)
+    reported: list[int] = []
+    texts: dict[int, str] = {}
+
+    def on_result(index, completion):
+        if not reported:  # the first share is back: replica 1 still holds queued ones
+            ray_cluster.kill(backend.replicas.actors[1])
+        reported.append(index)
+        texts[index] = completion.text
+
+    with ResponseCache(tmp_path / "c.sqlite") as cache:
+        caching = CachingBackend(backend, cache)
+        caching.generate_each(prompts, SETTINGS, on_result)
+        pool = backend.replicas
+        assert pool.alive == [0] and pool.requeued >= 1  # the kill landed mid-run, and its shares moved
+        assert sorted(reported) == list(range(24))  # every response, each once
+        assert texts == {i: fake_text(p.text, p.seed, 0).strip() for i, p in enumerate(prompts)}
+        assert cache.count() == 24
+        again: list[int] = []
+        caching.generate_each(prompts, SETTINGS, lambda i, c: again.append(i))
+        assert sorted(again) == list(range(24)) and caching.reused == 24 and pool.served[1] < 4
+        caching.close()
+    assert "replica 1 is gone" in capsys.readouterr().err
+
+
+def test_when_every_replica_dies_the_run_stops_and_resumes_from_the_cache(ray_cluster, tmp_path):
+    prompts = [Prompt(text=f"Statement {i}", seed=i) for i in range(16)]
+    backend = VLLMBackend("org/fake-model", engine_factory=FakeEngines(delay=0.2), data_parallel_size=2)
+
+    def kill_all(index, completion):
+        for actor in backend.replicas.actors:
+            ray_cluster.kill(actor)
+
+    with ResponseCache(tmp_path / "c.sqlite") as cache:
+        with pytest.raises(BackendError, match="all 2 data-parallel replicas died"):
+            CachingBackend(backend, cache).generate_each(prompts, SETTINGS, kill_all)
+        backend.close()
+        kept = cache.count()
+        assert 0 < kept < 16  # the share that came back first is cached
+        fresh = CachingBackend(VLLMBackend("org/fake-model", engine_factory=FakeEngines()), cache)
+        out = fresh.generate(prompts, SETTINGS)
+        assert fresh.reused == kept and cache.count() == 16
+        assert [c.text for c in out] == [fake_text(p.text, p.seed, 0).strip() for p in prompts]
+
+
+class GPUFakeEngines(FakeEngines):
+    replica_options = VLLMEngines.replica_options  # vLLM's: tensor x pipeline parallel GPUs per replica
+
+
+def test_resources_arguments_and_a_missing_ray_are_one_message(ray_cluster, monkeypatch, capsys, tmp_path):
+    backend = VLLMBackend("org/m", engine_factory=GPUFakeEngines(), data_parallel_size=4, tensor_parallel_size=2)
+    assert backend.replica_args()["distributed_executor_backend"] == "mp"
+    assert backend.describe()["model_args"]["data_parallel_size"] == 4
+    assert backend.cache_identity() == VLLMBackend("org/m", engine_factory=FakeEngines()).cache_identity()
+    with pytest.raises(BackendError, match="need 8 GPUs; the Ray cluster has 0"):
+        backend.generate([Prompt(text="x", seed=1)], SETTINGS)
+    with pytest.raises(BackendError, match="distributed_executor_backend"):
+        VLLMBackend("org/m", engine_factory=FakeEngines(), data_parallel_size=2, distributed_executor_backend="ray")
+    monkeypatch.setitem(sys.modules, "vllm", types.ModuleType("vllm"))
+    monkeypatch.setenv("POLIBENCH_CACHE", str(tmp_path / "cache"))
+    for bad in ("data_parallel_size=0", "engine_factory=x"):
+        assert main(["run", "--backend", "vllm", "--model", "org/m", "--model-args", bad, "--tasks", "pct",
+                     "--scorer", "lexical", "--output", str(tmp_path / "o")]) == 2
+        assert capsys.readouterr().err.count("polibench: error:") == 1
+    monkeypatch.setitem(sys.modules, "ray", None)  # Ray not installed
+    assert main(["run", "--backend", "vllm", "--model", "org/m", "--model-args", "data_parallel_size=2",
+                 "--tasks", "pct", "--scorer", "lexical", "--output", str(tmp_path / "o")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("polibench: error:") == 1 and "Traceback" not in err and "pip install -e '.[ray]'" in err
+    assert not (tmp_path / "o").exists()
