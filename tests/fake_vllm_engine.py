@@ -4,9 +4,9 @@
 
 The text of a response is a function of the prompt, the request's seed and the sample number only, as a real
 seeded engine's is meant to be; so any split of the requests over replicas must give the same responses. The
-data-parallel tests and ``benchmarks/bench_vllm_dp.py --smoke`` run it inside real Ray actors: the module
-registers itself with Ray's cloudpickle to travel by value, since the actors' workers do not have tests/ on
-their path.
+data-parallel tests and ``benchmarks/bench_vllm_dp.py --smoke`` run it inside real Ray actors: a
+:class:`FakeEngines` registers the module with Ray's cloudpickle to travel by value, since the actors' workers
+do not have tests/ on their path. ``tests/models/test_backend_vllm.py`` uses its tokenizer.
 """
 
 from __future__ import annotations
@@ -45,11 +45,13 @@ def fake_text(prompt_text: str, seed: int, sample: int) -> str:
 
 
 class FakeLLM:
-    """``delay``: seconds each ``generate`` call takes (a slow engine, to kill a replica mid-share); ``log``: a
-    file each call appends its process id and request count to (which replica served what)."""
+    """``delay``: seconds each ``generate`` call takes (a slow engine, to kill a replica mid-share), plus
+    ``per_request`` seconds a request; ``log``: a file each call appends its process id and request count to."""
 
-    def __init__(self, model: str, delay: float = 0.0, log: str | None = None, **engine_args):
-        self.model, self.delay, self.log, self.engine_args = model, delay, log, engine_args
+    def __init__(self, model: str, delay: float = 0.0, per_request: float = 0.0, log: str | None = None,
+                 **engine_args):
+        self.model, self.delay, self.per_request, self.log = model, delay, per_request, log
+        self.engine_args = engine_args
 
     def get_tokenizer(self):
         return FakeTokenizer()
@@ -58,8 +60,8 @@ class FakeLLM:
         if not isinstance(sampling_params, list):
             sampling_params = [sampling_params] * len(prompts)
         assert len(sampling_params) == len(prompts)
-        if self.delay:
-            time.sleep(self.delay)
+        if self.delay or self.per_request:
+            time.sleep(self.delay + self.per_request * len(prompts))
         if self.log:
             with open(self.log, "a", encoding="utf-8") as out:
                 out.write(f"{os.getpid()} {len(prompts)}\n")
@@ -86,14 +88,15 @@ class FakeLLM:
 class FakeEngines:
     """The engine factory of the fake: a :class:`FakeLLM` per replica, no GPU asked of Ray."""
 
-    def __init__(self, delay: float = 0.0, log: str | None = None):
-        self.delay, self.log = delay, log
+    def __init__(self, delay: float = 0.0, per_request: float = 0.0, log: str | None = None):
+        self.delay, self.per_request, self.log = delay, per_request, log
+        travel_by_value()
 
     def check(self) -> None:
         return None
 
     def engine(self, model: str, engine_args: dict) -> FakeLLM:
-        return FakeLLM(model, delay=self.delay, log=self.log, **engine_args)
+        return FakeLLM(model, delay=self.delay, per_request=self.per_request, log=self.log, **engine_args)
 
     def sampling_params(self, **kwargs) -> FakeSamplingParams:
         return FakeSamplingParams(**kwargs)
@@ -102,9 +105,11 @@ class FakeEngines:
         return {"num_cpus": 0}
 
 
-try:  # the Ray actors unpickle this module's classes by value (tests/ is not on their path)
-    import ray.cloudpickle
 
+def travel_by_value() -> None:
+    """Have Ray pickle this module's classes by value: the actors' workers do not have tests/ on their path."""
+    try:
+        import ray.cloudpickle
+    except ImportError:
+        return
     ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])
-except ImportError:
-    pass

@@ -28,7 +28,9 @@ from polibench.models.base import ProgressFn
 from polibench.models.streaming import ResultFn
 from polibench.records import Completion, GenerationSettings, Prompt
 
-SHARES_PER_REPLICA = 4  # a run's requests are cut into this many shares per replica
+# a run's requests are cut into this many shares per replica: more balance the load better and lose less to a
+# dead replica, fewer waste less of each engine's batch at the end of a share (it drains to its longest request)
+SHARES_PER_REPLICA = 2
 IN_FLIGHT = 2  # shares queued at one replica at a time: it never idles waiting for the driver between two
 RESOURCES = {"num_gpus": "GPU", "num_cpus": "CPU"}  # actor option -> cluster resource
 

@@ -9,8 +9,8 @@ import sys
 import types
 
 import pytest
-
 from fake_vllm_engine import FakeEngines, fake_text
+
 from polibench.cache.caching_backend import CachingBackend
 from polibench.cache.store import ResponseCache
 from polibench.cli.main import main
@@ -41,11 +41,13 @@ def served_by(log) -> dict[int, int]:
 
 
 def test_two_replicas_write_the_samples_of_one_engine(ray_cluster, tmp_path, monkeypatch):
-    """The whole pipeline (pct, chat prompts, 3 samples each) on 1 in-process engine and on 2 Ray replicas:
-    samples.jsonl byte-identical; both replicas served, the driver none. Then option log-probabilities."""
+    """The whole pipeline (pct, chat prompts, 3 samples each, sent as one request of n=3 with group_samples) on
+    1 in-process engine and on 2 Ray replicas: samples.jsonl byte-identical (so no group was split or merged
+    across shares); both replicas served, the driver none."""
     monkeypatch.setenv("POLIBENCH_CACHE", str(tmp_path / "cache"))  # the speed records of the ETA
     options = RunOptions(limit=8, samples_per_prompt=3, scorer="lexical", show_progress=False)
     for name, args in (("one", {}), ("two", {"data_parallel_size": 2})):
+        args["group_samples"] = True
         log = tmp_path / f"{name}.log"
         backend = VLLMBackend("org/fake-model", engine_factory=FakeEngines(log=str(log)), **args)
         with ResponseCache(tmp_path / f"{name}.sqlite") as cache:
@@ -53,65 +55,52 @@ def test_two_replicas_write_the_samples_of_one_engine(ray_cluster, tmp_path, mon
         assert backend.closed and backend._replicas is None
         served = served_by(log)
         if name == "two":
-            assert len(served) == 2 and os.getpid() not in served and sum(served.values()) == 24
+            assert len(served) == 2 and os.getpid() not in served and sum(served.values()) == 8  # 8 groups of 3
     one = (tmp_path / "one" / "samples.jsonl").read_bytes()
     assert one == (tmp_path / "two" / "samples.jsonl").read_bytes()
     assert len(set(json.loads(line)["response"] for line in one.splitlines())) == 24  # the seeds matter
 
-    prompts = [Prompt(text=f"Statement {'x' * i}:", seed=i) for i in range(10)]
-    choices = [[" Agree", " Disagree", " Neither"]] * 10
-    single = VLLMBackend("org/fake-model", engine_factory=FakeEngines()).score_choices(prompts, choices)
-    with VLLMBackend("org/fake-model", engine_factory=FakeEngines(), data_parallel_size=2) as backend:
-        assert backend.score_choices(prompts, choices) == single
-        assert sum(backend.replicas.served) == 8 and min(backend.replicas.served) > 0
-    assert len({tuple(row) for row in single}) > 1
-
 
 def test_a_killed_replica_loses_no_response_and_caches_none_twice(ray_cluster, tmp_path, capsys):
-    prompts = [Prompt(text=f"Statement {i}", seed=1000 + i) for i in range(24)]
+    """Option scores over 2 replicas equal one engine's; then replica 1 is killed mid-run (every response
+    arrives once, none is cached twice), then replica 0 (the run stops; a re-run resumes from the cache)."""
     backend = VLLMBackend("org/fake-model", engine_factory=FakeEngines(delay=0.3), data_parallel_size=2)
-    reported: list[int] = []
+    prompts = [Prompt(text=f"Statement {'x' * i}:", seed=i) for i in range(8)]
+    choices = [[" Agree", " Disagree", " Neither"]] * 8
+    single = VLLMBackend("org/fake-model", engine_factory=FakeEngines()).score_choices(prompts, choices)
+    assert backend.score_choices(prompts, choices) == single and len({tuple(row) for row in single}) > 1
+    pool = backend.replicas
+    assert pool.served == [2, 2]
+
+    prompts = [Prompt(text=f"Statement {i}", seed=1000 + i) for i in range(24)]
+    expected = {i: fake_text(p.text, p.seed, 0).strip() for i, p in enumerate(prompts)}
     texts: dict[int, str] = {}
+    reported: list[int] = []
 
     def on_result(index, completion):
         if not reported:  # the first share is back: replica 1 still holds queued ones
-            ray_cluster.kill(backend.replicas.actors[1])
+            ray_cluster.kill(pool.actors[1])
         reported.append(index)
         texts[index] = completion.text
 
     with ResponseCache(tmp_path / "c.sqlite") as cache:
         caching = CachingBackend(backend, cache)
         caching.generate_each(prompts, SETTINGS, on_result)
-        pool = backend.replicas
         assert pool.alive == [0] and pool.requeued >= 1  # the kill landed mid-run, and its shares moved
-        assert sorted(reported) == list(range(24))  # every response, each once
-        assert texts == {i: fake_text(p.text, p.seed, 0).strip() for i, p in enumerate(prompts)}
+        assert sorted(reported) == list(range(24)) and texts == expected  # every response, each once
         assert cache.count() == 24
-        again: list[int] = []
-        caching.generate_each(prompts, SETTINGS, lambda i, c: again.append(i))
-        assert sorted(again) == list(range(24)) and caching.reused == 24 and pool.served[1] < 4
-        caching.close()
-    assert "replica 1 is gone" in capsys.readouterr().err
+        assert "replica 1 is gone" in capsys.readouterr().err
 
-
-def test_when_every_replica_dies_the_run_stops_and_resumes_from_the_cache(ray_cluster, tmp_path):
-    prompts = [Prompt(text=f"Statement {i}", seed=i) for i in range(16)]
-    backend = VLLMBackend("org/fake-model", engine_factory=FakeEngines(delay=0.2), data_parallel_size=2)
-
-    def kill_all(index, completion):
-        for actor in backend.replicas.actors:
-            ray_cluster.kill(actor)
-
-    with ResponseCache(tmp_path / "c.sqlite") as cache:
+        more = [Prompt(text=f"Another {i}", seed=i) for i in range(12)]
         with pytest.raises(BackendError, match="all 2 data-parallel replicas died"):
-            CachingBackend(backend, cache).generate_each(prompts, SETTINGS, kill_all)
-        backend.close()
-        kept = cache.count()
-        assert 0 < kept < 16  # the share that came back first is cached
+            caching.generate_each(more, SETTINGS, lambda i, c: ray_cluster.kill(pool.actors[0]))
+        caching.close()
+        kept = cache.count() - 24
+        assert 0 < kept < 12  # the share that came back first is cached
         fresh = CachingBackend(VLLMBackend("org/fake-model", engine_factory=FakeEngines()), cache)
-        out = fresh.generate(prompts, SETTINGS)
-        assert fresh.reused == kept and cache.count() == 16
-        assert [c.text for c in out] == [fake_text(p.text, p.seed, 0).strip() for p in prompts]
+        out = fresh.generate(prompts + more, SETTINGS)
+        assert fresh.reused == 24 + kept and cache.count() == 36
+        assert [c.text for c in out] == [fake_text(p.text, p.seed, 0).strip() for p in prompts + more]
 
 
 class GPUFakeEngines(FakeEngines):
