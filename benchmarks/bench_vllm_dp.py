@@ -39,14 +39,12 @@ def main() -> None:
     parser.add_argument("--smoke", action="store_true",
                         help="the fake engine on CPU, 2 statements (only checks that the script runs)")
     args = parser.parse_args()
-    engines = None
+    engines, cluster = None, None
     if args.smoke:
-        import ray
-
         sys.path.insert(0, str(ROOT / "tests"))
-        from fake_vllm_engine import FakeEngines
+        from fake_vllm_engine import FakeEngines, start_local_ray, stop_local_ray
 
-        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
+        cluster = start_local_ray(num_cpus=2)
         engines, args.model, args.replicas, args.statements = FakeEngines(per_request=0.02), "fake/engine", "2", 2
     elif not args.model:
         parser.error("--model is needed (or --smoke)")
@@ -79,7 +77,8 @@ def main() -> None:
         same = sum(a == b for a, b in zip(texts[1], texts[replicas]))
         print(f"{replicas} replicas vs 1: {same}/{len(prompts)} identical responses, "
               f"throughput x{speed[replicas] / speed[1]:.2f}")
-    if args.smoke:
+    if cluster:
+        stop_local_ray(*cluster)
         print("smoke: a fake engine on CPU; these figures say nothing about vLLM on a GPU")
 
 

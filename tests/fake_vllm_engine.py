@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 import sys
+import tempfile
 import time
 import types
 
@@ -104,6 +106,22 @@ class FakeEngines:
     def replica_options(self, engine_args: dict) -> dict:
         return {"num_cpus": 0}
 
+
+
+def start_local_ray(num_cpus: int = 2):
+    """A local Ray cluster for tests and smoke runs, its session files in a short folder under /tmp (Ray's
+    sockets there must fit in 107 bytes, which a pytest TMPDIR can exceed); returns (ray, the folder)."""
+    import ray
+
+    folder = tempfile.mkdtemp(prefix="ray-", dir="/tmp")
+    ray.init(num_cpus=num_cpus, include_dashboard=False, log_to_driver=False, configure_logging=False,
+             _temp_dir=folder)
+    return ray, folder
+
+
+def stop_local_ray(ray, folder: str) -> None:
+    ray.shutdown()
+    shutil.rmtree(folder, ignore_errors=True)
 
 
 def travel_by_value() -> None:

@@ -9,7 +9,7 @@ import sys
 import types
 
 import pytest
-from fake_vllm_engine import FakeEngines, fake_text
+from fake_vllm_engine import FakeEngines, fake_text, start_local_ray, stop_local_ray
 
 from polibench.cache.caching_backend import CachingBackend
 from polibench.cache.store import ResponseCache
@@ -25,10 +25,10 @@ SETTINGS = GenerationSettings(max_new_tokens=8, temperature=0.7)
 
 @pytest.fixture(scope="module")
 def ray_cluster():
-    ray = pytest.importorskip("ray")
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
+    pytest.importorskip("ray")
+    ray, folder = start_local_ray(num_cpus=2)
     yield ray
-    ray.shutdown()
+    stop_local_ray(ray, folder)
 
 
 def served_by(log) -> dict[int, int]:
