@@ -345,7 +345,12 @@ def shutdown_engine(llm) -> None:
 
 
 def free_vllm_memory() -> None:
-    """vLLM's cleanup after an engine is dropped (``cleanup_dist_env_and_memory`` where it exists)."""
+    """vLLM's cleanup after an engine is dropped (``cleanup_dist_env_and_memory`` where it exists); nothing
+    without vLLM (an engine factory's fake engine holds no GPU memory)."""
+    try:
+        import vllm  # noqa: F401
+    except ImportError:
+        return
     try:
         from vllm.distributed.parallel_state import cleanup_dist_env_and_memory
     except ImportError:

@@ -46,12 +46,13 @@ def test_two_replicas_write_the_samples_of_one_engine(ray_cluster, tmp_path, mon
     across shares); both replicas served, the driver none."""
     monkeypatch.setenv("POLIBENCH_CACHE", str(tmp_path / "cache"))  # the speed records of the ETA
     options = RunOptions(limit=8, samples_per_prompt=3, scorer="lexical", show_progress=False)
+    registry = load_registry()
     for name, args in (("one", {}), ("two", {"data_parallel_size": 2})):
         args["group_samples"] = True
         log = tmp_path / f"{name}.log"
         backend = VLLMBackend("org/fake-model", engine_factory=FakeEngines(log=str(log)), **args)
         with ResponseCache(tmp_path / f"{name}.sqlite") as cache:
-            evaluate(["pct"], load_registry(), CachingBackend(backend, cache), tmp_path / name, options)
+            evaluate(["pct"], registry, CachingBackend(backend, cache), tmp_path / name, options)
         assert backend.closed and backend._replicas is None
         served = served_by(log)
         if name == "two":
