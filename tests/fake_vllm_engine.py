@@ -114,9 +114,16 @@ def start_local_ray(num_cpus: int = 2):
     import ray
 
     folder = tempfile.mkdtemp(prefix="ray-", dir="/tmp")
-    ray.init(num_cpus=num_cpus, include_dashboard=False, log_to_driver=False, configure_logging=False,
-             _temp_dir=folder)
-    return ray, folder
+    for attempt in (1, 2):  # Ray gives its raylet 30 s to register, which an overloaded machine can miss
+        try:
+            ray.init(num_cpus=num_cpus, include_dashboard=False, log_to_driver=False, configure_logging=False,
+                     _temp_dir=folder)
+            return ray, folder
+        except Exception as exc:
+            ray.shutdown()
+            if attempt == 2 or "timed out during startup" not in str(exc):
+                shutil.rmtree(folder, ignore_errors=True)
+                raise
 
 
 def stop_local_ray(ray, folder: str) -> None:

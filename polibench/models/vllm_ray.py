@@ -105,6 +105,8 @@ class ReplicaPool:
     def generate_each(self, prompts: list[Prompt], groups: list[list[int]], settings: GenerationSettings,
                       on_result: ResultFn) -> None:
         """Every request on some replica; ``on_result(i, completion)`` once per prompt, a share at a time."""
+        if not prompts:
+            return
         shares = []
         for share in deal(groups, len(self.alive) * SHARES_PER_REPLICA):
             indices = [i for group in share for i in group]
@@ -122,6 +124,8 @@ class ReplicaPool:
 
     def score_choices(self, prompts: list[Prompt], options: list[list[str]],
                       progress: Optional[ProgressFn] = None) -> list[list[float]]:
+        if not prompts:
+            return []
         rows: list[Optional[list[float]]] = [None] * len(prompts)
         shares = [[i for group in share for i in group]
                   for share in deal([[i] for i in range(len(prompts))], len(self.alive) * SHARES_PER_REPLICA)]

@@ -72,6 +72,7 @@ def test_a_killed_replica_loses_no_response_and_caches_none_twice(ray_cluster, t
     assert backend.score_choices(prompts, choices) == single and len({tuple(row) for row in single}) > 1
     pool = backend.replicas
     assert pool.served == [2, 2]
+    assert backend.generate([], SETTINGS) == [] and backend.score_choices([], []) == [] and pool.served == [2, 2]
 
     prompts = [Prompt(text=f"Statement {i}", seed=1000 + i) for i in range(24)]
     expected = {i: fake_text(p.text, p.seed, 0).strip() for i, p in enumerate(prompts)}
