@@ -184,8 +184,8 @@ class ReplicaPool:
         if replica in self.alive:
             self.alive.remove(replica)
             reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-            print(f"polibench: warning: vllm: replica {replica} is gone ({reason}); its requests go to the "
-                  f"{len(self.alive)} left", file=sys.stderr)
+            left = f"its requests go to the {len(self.alive)} left" if self.alive else "no replica is left"
+            print(f"polibench: warning: vllm: replica {replica} is gone ({reason}); {left}", file=sys.stderr)
             self.ray.kill(self.actors[replica])
 
     def require_alive(self) -> None:
