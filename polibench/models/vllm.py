@@ -13,6 +13,12 @@ uninterrupted run.
 ``enforce_eager``, ``enable_prefix_caching``, ``max_num_seqs``, ``kv_cache_dtype``, ``download_dir``,
 ``seed``. The engine starts on the first request, so a fully cached re-run never loads the model.
 
+``data_parallel_size=N`` (N > 1) starts N engines as Ray actors, each with ``tensor_parallel_size`` x
+``pipeline_parallel_size`` GPUs, and spreads the requests across them (:mod:`polibench.models.vllm_ray`; needs
+``pip install -e '.[ray]'``). Each request keeps its own seed, so the responses are those of one engine.
+The engine is built by an engine factory (:class:`VLLMEngines`, vLLM's own ``LLM`` and ``SamplingParams``);
+the tests hand the backend a fake one, which then runs inside every Ray actor.
+
 Capabilities: ``generate`` and ``score_choices`` (through ``prompt_logprobs``, like lm-eval's vLLM model).
 ``close()`` shuts the engine down and frees its GPU memory. Neither ``score_choices`` nor ``close`` has
 been run in polibench's test suite (no GPU there): see their docstrings.
@@ -22,12 +28,13 @@ from __future__ import annotations
 
 import contextlib
 import gc
-from typing import Optional
+from typing import Any, Optional
 
 from polibench.errors import BackendError
 from polibench.models.base import GENERATE, SCORE_CHOICES, ModelBackend, ProgressFn
 from polibench.models.choices import check_options, combine_forms, expand_forms, split_continuation
 from polibench.models.identity import model_fingerprint
+from polibench.models.streaming import ResultFn
 from polibench.records import Completion, GenerationSettings, Prompt, Usage
 
 # Arguments that change what the model computes, hence part of the cache identity.
@@ -36,6 +43,33 @@ IDENTITY_ARGS = ("dtype", "quantization", "revision", "tokenizer", "max_model_le
 # 1: a chat-templated prompt sent as text (vLLM added BOS before the template's own); 2: as token ids, without
 PROMPT_TOKENS = 2
 EXECUTORS = (None, "ray", "mp", "uni", "external_launcher")
+NO_VLLM = "the vllm backend needs vLLM (Linux + NVIDIA/AMD GPU): pip install -e '.[vllm]'"
+
+
+class VLLMEngines:
+    """The engine factory: builds ``vllm.LLM`` and ``vllm.SamplingParams``, and says what a data-parallel replica
+    needs from Ray. Pickled to every Ray actor, so a replacement (the tests' fake engine) must be picklable too."""
+
+    def check(self) -> None:
+        """Raise :class:`BackendError` when the engine cannot be built here (vLLM not installed)."""
+        try:
+            import vllm  # noqa: F401
+        except ImportError:
+            raise BackendError(NO_VLLM) from None
+
+    def engine(self, model: str, engine_args: dict) -> Any:
+        from vllm import LLM
+
+        return LLM(model=model, **engine_args)
+
+    def sampling_params(self, **kwargs) -> Any:
+        from vllm import SamplingParams
+
+        return SamplingParams(**kwargs)
+
+    def replica_options(self, engine_args: dict) -> dict:
+        """Ray actor options of one replica: the GPUs of its tensor- and pipeline-parallel workers."""
+        return {"num_gpus": engine_args.get("tensor_parallel_size", 1) * engine_args.get("pipeline_parallel_size", 1)}
 
 
 class VLLMBackend(ModelBackend):
@@ -50,7 +84,8 @@ class VLLMBackend(ModelBackend):
                  enforce_eager: bool = False, enable_prefix_caching: Optional[bool] = None,
                  max_num_seqs: Optional[int] = None, kv_cache_dtype: Optional[str] = None,
                  download_dir: Optional[str] = None, seed: int = 0, use_llm_chat: bool = False,
-                 group_samples: bool = False):
+                 group_samples: bool = False, data_parallel_size: int = 1,
+                 engine_factory: Optional[VLLMEngines] = None):
         if not model:
             raise BackendError("the vllm backend needs --model (a hub id or a local folder)")
         if distributed_executor_backend not in EXECUTORS:
@@ -60,11 +95,20 @@ class VLLMBackend(ModelBackend):
             raise BackendError("vllm: tensor_parallel_size and pipeline_parallel_size must be >= 1")
         if not 0 < float(gpu_memory_utilization) <= 1:
             raise BackendError(f"vllm: gpu_memory_utilization must be in (0, 1] (got {gpu_memory_utilization})")
-        try:
-            import vllm  # noqa: F401
-        except ImportError:
-            raise BackendError("the vllm backend needs vLLM (Linux + NVIDIA/AMD GPU): pip install -e '.[vllm]'") \
-                from None
+        if int(data_parallel_size) < 1:
+            raise BackendError(f"vllm: data_parallel_size must be >= 1 (got {data_parallel_size})")
+        if int(data_parallel_size) > 1 and distributed_executor_backend not in (None, "mp", "uni"):
+            raise BackendError("vllm: with data_parallel_size > 1 each replica is a Ray actor that holds its own GPUs; "
+                               "its tensor/pipeline-parallel workers run as processes (distributed_executor_backend="
+                               f"mp, the default there), not '{distributed_executor_backend}'")
+        if engine_factory is not None and not callable(getattr(engine_factory, "engine", None)):
+            raise BackendError("vllm: engine_factory is set in code (an object like VLLMEngines), not in --model-args")
+        self.engines = engine_factory or VLLMEngines()
+        self.engines.check()
+        if int(data_parallel_size) > 1:
+            from polibench.models.vllm_ray import require_ray
+
+            require_ray()
         engine = {"tensor_parallel_size": int(tensor_parallel_size),
                   "pipeline_parallel_size": int(pipeline_parallel_size),
                   "distributed_executor_backend": distributed_executor_backend,
@@ -78,8 +122,16 @@ class VLLMBackend(ModelBackend):
         self.engine_args = {k: v for k, v in engine.items() if v is not None}
         self.use_llm_chat = bool(use_llm_chat)
         self.group_samples = bool(group_samples)
-        super().__init__(model, **self.engine_args, use_llm_chat=self.use_llm_chat, group_samples=self.group_samples)
+        self.data_parallel_size = int(data_parallel_size)
+        shown = {"data_parallel_size": self.data_parallel_size} if self.data_parallel_size > 1 else {}
+        super().__init__(model, **self.engine_args, use_llm_chat=self.use_llm_chat, group_samples=self.group_samples,
+                         **shown)
         self._llm = None
+        self._replicas: Any = None
+        if self.data_parallel_size > 1:
+            # each replica's share is reported (and cached) as soon as it comes back
+            self.streaming = True
+            self.chunk_size = type(self).chunk_size * self.data_parallel_size
 
     def cache_identity(self) -> dict:
         identity = {"backend": self.name, "model": self.model, "revision": self.engine_args.get("revision", "main"),
@@ -95,18 +147,31 @@ class VLLMBackend(ModelBackend):
     def llm(self):
         """The engine, started on first use (minutes for a large model)."""
         if self._llm is None:
-            from vllm import LLM
-
             try:
-                self._llm = LLM(model=self.model, **self.engine_args)
+                self._llm = self.engines.engine(self.model, self.engine_args)
             except (OSError, ValueError, TypeError) as exc:
                 raise BackendError(f"vllm: could not start the engine for '{self.model}': "
                                    f"{str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") from None
         return self._llm
 
-    def sampling_params(self, settings: GenerationSettings, seed: int, n: int = 1):
-        from vllm import SamplingParams
+    @property
+    def replicas(self):
+        """The Ray actors of ``data_parallel_size`` > 1, started on first use."""
+        if self._replicas is None:
+            from polibench.models.vllm_ray import ReplicaPool
 
+            self._replicas = ReplicaPool.start(self)
+        return self._replicas
+
+    def replica_args(self) -> dict:
+        """What a replica's own (single-engine) backend is built from, inside its actor."""
+        args = {k: v for k, v in self.engine_args.items()}
+        if args.get("tensor_parallel_size", 1) * args.get("pipeline_parallel_size", 1) > 1:
+            args.setdefault("distributed_executor_backend", "mp")  # vLLM would pick its Ray executor in an actor
+        return {**args, "use_llm_chat": self.use_llm_chat, "group_samples": self.group_samples,
+                "engine_factory": self.engines}
+
+    def sampling_params(self, settings: GenerationSettings, seed: int, n: int = 1):
         kwargs = {"n": n, "max_tokens": settings.max_new_tokens, "seed": seed,
                   "temperature": settings.temperature, "stop": list(settings.stop) or None}
         if settings.temperature > 0:
@@ -114,7 +179,7 @@ class VLLMBackend(ModelBackend):
                 kwargs["top_k"] = settings.top_k
             if settings.top_p is not None:
                 kwargs["top_p"] = settings.top_p
-        return SamplingParams(**kwargs)
+        return self.engines.sampling_params(**kwargs)
 
     def render(self, prompt: Prompt) -> str:
         """The text sent to ``LLM.generate``: the chat template when there are messages and a template."""
@@ -137,7 +202,7 @@ class VLLMBackend(ModelBackend):
             return text
         return {"prompt_token_ids": list(self.llm.get_tokenizer()(text, add_special_tokens=False)["input_ids"])}
 
-    def _groups(self, prompts: list[Prompt]) -> list[list[int]]:
+    def groups(self, prompts: list[Prompt]) -> list[list[int]]:
         """Indices of requests: one per prompt, or runs of identical consecutive prompts with group_samples."""
         groups: list[list[int]] = []
         for i, prompt in enumerate(prompts):
@@ -151,7 +216,29 @@ class VLLMBackend(ModelBackend):
 
     def generate(self, prompts: list[Prompt], settings: GenerationSettings,
                  progress: Optional[ProgressFn] = None) -> list[Completion]:
-        groups = self._groups(prompts)
+        if self.data_parallel_size > 1:
+            results: list[Optional[Completion]] = [None] * len(prompts)
+
+            def collect(index: int, completion: Completion) -> None:
+                results[index] = completion
+                if progress:
+                    progress(1)
+
+            self.generate_each(prompts, settings, collect)
+            return results  # type: ignore[return-value]
+        results = self.generate_groups(prompts, self.groups(prompts), settings)
+        if progress:
+            progress(len(prompts))
+        return results
+
+    def generate_each(self, prompts: list[Prompt], settings: GenerationSettings, on_result: ResultFn) -> None:
+        """With ``data_parallel_size`` > 1 (then ``streaming``): the requests spread over the replicas, each
+        reported as its replica's share comes back."""
+        self.replicas.generate_each(prompts, self.groups(prompts), settings, on_result)
+
+    def generate_groups(self, prompts: list[Prompt], groups: list[list[int]],
+                        settings: GenerationSettings) -> list[Completion]:
+        """Generate on this process's engine, one request per group of :meth:`groups`."""
         params = [self.sampling_params(settings, prompts[g[0]].seed, n=len(g)) for g in groups]
         heads = [prompts[g[0]] for g in groups]
         if self.use_llm_chat and any(p.messages for p in heads):
@@ -165,8 +252,6 @@ class VLLMBackend(ModelBackend):
                 results[index] = Completion(text=choice.text.strip(), finish_reason=choice.finish_reason,
                                             usage=Usage(prompt_tokens=n_prompt,
                                                         completion_tokens=len(choice.token_ids)))
-        if progress:
-            progress(len(prompts))
         return results  # type: ignore[return-value]
 
     def _chat_and_generate(self, heads: list[Prompt], params: list) -> list:
@@ -194,10 +279,11 @@ class VLLMBackend(ModelBackend):
         ``prompt_logprobs=1``; vLLM then returns, for each prompt position, a dict that always holds the
         log-probability of the token actually there, and the option's positions are summed (the method of
         lm-eval's ``VLLM.loglikelihood``). Written against vLLM's documented API but not run in polibench's
-        tests, which have no GPU: check it on one before relying on it."""
-        from vllm import SamplingParams
-
+        tests, which have no GPU: check it on one before relying on it. With ``data_parallel_size`` > 1 the
+        prompts are spread over the replicas."""
         check_options(prompts, options, self.name)
+        if self.data_parallel_size > 1:
+            return self.replicas.score_choices(prompts, options, progress)
         tokenizer = self.llm.get_tokenizer()
 
         def encode_option(text: str) -> list[int]:
@@ -222,7 +308,7 @@ class VLLMBackend(ModelBackend):
                     raise BackendError("vllm: score_choices needs a non-empty prompt")
                 requests.append({"prompt_token_ids": context_ids + option_ids})
                 starts.append(len(context_ids))
-        params = SamplingParams(max_tokens=1, temperature=0.0, prompt_logprobs=1, detokenize=False)
+        params = self.engines.sampling_params(max_tokens=1, temperature=0.0, prompt_logprobs=1, detokenize=False)
         outputs = self.llm.generate(requests, params, use_tqdm=False) if requests else []
         flat = []
         for request, start, output in zip(requests, starts, outputs):
@@ -241,18 +327,30 @@ class VLLMBackend(ModelBackend):
         """Shut the engine down and give its GPU memory back, as vLLM's own tests do between models:
         stop the engine core (vLLM V1), drop the ``LLM``, tear down the (model-parallel) distributed state,
         collect garbage and empty the CUDA cache. Not run in polibench's tests (no GPU there)."""
+        if self._replicas is not None:
+            self._replicas.close()
+            self._replicas = None
         if self._llm is not None:
-            engine = getattr(self._llm, "llm_engine", None)
-            core = getattr(engine, "engine_core", None)
-            if core is not None and hasattr(core, "shutdown"):
-                core.shutdown()
+            shutdown_engine(self._llm)
             self._llm = None
             free_vllm_memory()
         super().close()
 
 
+def shutdown_engine(llm) -> None:
+    """Stop the engine core of a ``vllm.LLM`` (vLLM V1) and its worker processes; nothing for ``None``."""
+    core = getattr(getattr(llm, "llm_engine", None), "engine_core", None)
+    if core is not None and hasattr(core, "shutdown"):
+        core.shutdown()
+
+
 def free_vllm_memory() -> None:
-    """vLLM's cleanup after an engine is dropped (``cleanup_dist_env_and_memory`` where it exists)."""
+    """vLLM's cleanup after an engine is dropped (``cleanup_dist_env_and_memory`` where it exists); nothing
+    without vLLM (an engine factory's fake engine holds no GPU memory)."""
+    try:
+        import vllm  # noqa: F401
+    except ImportError:
+        return
     try:
         from vllm.distributed.parallel_state import cleanup_dist_env_and_memory
     except ImportError:

@@ -7,6 +7,7 @@ import types
 from pathlib import Path
 
 import pytest
+from fake_vllm_engine import FakeTokenizer
 
 from polibench.cli.main import main
 from polibench.models import select
@@ -14,19 +15,6 @@ from polibench.models.base import Prompt
 from polibench.models.registry import create_backend
 from polibench.records import ChatMessage, GenerationSettings
 from polibench.results.files import read_samples
-
-
-class FakeTokenizer:
-    """One id per character, and the special token 1 in front when asked (as a BOS-declaring tokenizer)."""
-
-    chat_template = "{% for m in messages %}...{% endfor %}"
-
-    def __call__(self, text, add_special_tokens=True):
-        return {"input_ids": ([1] if add_special_tokens else []) + [ord(c) for c in text]}
-
-    def apply_chat_template(self, messages, tokenize=False, add_generation_prompt=True):
-        assert tokenize is False and add_generation_prompt is True
-        return "".join(f"<|{m['role']}|>{m['content']}" for m in messages) + "<|assistant|>"
 
 
 def make_fake_vllm():
