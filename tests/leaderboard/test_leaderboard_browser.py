@@ -20,6 +20,7 @@ from leaderboard_helpers import XSS_IMG, XSS_SCRIPT, make_entries
 
 from polibench.leaderboard.build import build_site
 from polibench.leaderboard.positions import has_position
+from polibench.leaderboard.render import boards
 
 IN_CI = os.environ.get("CI", "").strip().lower() in ("1", "true", "yes")
 FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -194,7 +195,7 @@ def test_sorting_and_filters(driver, site):
     assert ranked == sorted(ranked) and all(not v for v in values[len(ranked):])
     html = (site / "index.html").read_text()
     data = json.loads(html.split('<script type="application/json" id="lb-data">')[1].split("</script>")[0])
-    assert len(values) - len(ranked) == sum(1 for r in data if r["economic"] is not None and not r["sufficient"]) > 0
+    assert len(values) - len(ranked) == sum(1 for r in data if r["x"] is not None and not r["sufficient"]) > 0
     from selenium.webdriver.support.ui import Select
 
     assert driver.find_element("id", "point-count").text == "5 points"
@@ -283,9 +284,11 @@ def test_imported_entries_forced_vs_open_side_by_side(driver, real_site, tmp_pat
     assert "rottger-forced vs rottger-open" in driver.find_element("tag name", "main").text
 
 
-# Every tab of the page template, read from its navigation, so a tab added there is opened by its deep link too.
+# Every tab of the page template, read from its navigation, and every registered metric's own tab, so a tab added
+# there is opened by its deep link too.
 TEMPLATE = Path(__file__).resolve().parents[2] / "polibench" / "leaderboard" / "templates" / "index.html"
-TABS = re.findall(r'<a href="#([\w-]+)" role="tab" data-tab="\1"', TEMPLATE.read_text(encoding="utf-8"))
+TABS = re.findall(r'<a href="#([\w-]+)" role="tab" data-tab="\1"', TEMPLATE.read_text(encoding="utf-8")) \
+    + [board.tab.anchor for _, board in boards() if board.tab is not None]
 
 
 def expected_items(tab: str, entries) -> tuple[str, int] | None:
