@@ -1,4 +1,4 @@
-"""Inline SVG charts for the site: the political compass, per-prefix bars and per-variant spread.
+"""Inline SVG charts for the site: the political compass, bar charts and spreads (of the metrics' boards).
 
 Every piece of text from an entry goes through :func:`html.escape` here; the charts need no script to
 draw (the index page's script only adds hover details and filtering).
@@ -20,12 +20,12 @@ LOW, HIGH = (compass().x.low, compass().x.high) if compass() is not None else (-
 SCALE = (SIZE - 2 * PAD) / (HIGH - LOW)
 
 
-def _x(economic: float) -> float:
-    return round(PAD + (max(LOW, min(HIGH, economic)) - LOW) * SCALE, 2)
+def _x(value: float) -> float:
+    return round(PAD + (max(LOW, min(HIGH, value)) - LOW) * SCALE, 2)
 
 
-def _y(social: float) -> float:
-    return round(PAD + (HIGH - max(LOW, min(HIGH, social))) * SCALE, 2)
+def _y(value: float) -> float:
+    return round(PAD + (HIGH - max(LOW, min(HIGH, value))) * SCALE, 2)
 
 
 def fmt(value: Optional[float], digits: int = 2) -> str:
@@ -60,21 +60,21 @@ def compass_background() -> list[str]:
     return out
 
 
-def compass_point(row: int, label: str, color: str, economic: Metric, social: Metric, attrs: str = "",
+def compass_point(row: int, label: str, color: str, x_value: Metric, y_value: Metric, attrs: str = "",
                   hollow: bool = False, shape: str = "circle", forcing: bool = False) -> str:
     """One model on the compass, with its CIs as cross-hair bars and a native tooltip. ``shape`` is the answer
     channel's marker and ``forcing`` outlines it (:mod:`polibench.leaderboard.markers`). ``hollow`` (too few
     statements answered on an axis: insufficient data, unranked) is a fill attribute only, independent of the
     shape: the marker is filled white and outlined in the model's colour (``data-fill="hollow"``)."""
-    x, y = _x(economic.value), _y(social.value)
+    x, y = _x(x_value.value), _y(y_value.value)
     fill = "hollow" if hollow else "solid"
     parts = [f'<g class="point {fill}" data-row="{row}" data-fill="{fill}" tabindex="0" role="img" '
              f'aria-label="{escape(label)}"{attrs}>', f"<title>{escape(label)}</title>"]
-    if economic.ci:
-        parts.append(f'<line class="ci" x1="{_x(economic.ci[0])}" y1="{y}" x2="{_x(economic.ci[1])}" y2="{y}" '
+    if x_value.ci:
+        parts.append(f'<line class="ci" x1="{_x(x_value.ci[0])}" y1="{y}" x2="{_x(x_value.ci[1])}" y2="{y}" '
                      f'stroke="{color}"/>')
-    if social.ci:
-        parts.append(f'<line class="ci" x1="{x}" y1="{_y(social.ci[0])}" x2="{x}" y2="{_y(social.ci[1])}" '
+    if y_value.ci:
+        parts.append(f'<line class="ci" x1="{x}" y1="{_y(y_value.ci[0])}" x2="{x}" y2="{_y(y_value.ci[1])}" '
                      f'stroke="{color}"/>')
     parts.append(marker(shape, x, y, color, forcing, hollow=hollow))
     parts.append("</g>")

@@ -13,7 +13,7 @@ import json
 from typing import Optional
 
 from polibench.leaderboard.schema import CoverageSummary, ImportedFrom, Metric, TaskResult
-from polibench.metrics.blocks import Coverage, EstimateBlock
+from polibench.metrics.blocks import EstimateBlock
 from polibench.metrics.board import value_of
 from polibench.metrics.registry import ShowContext
 from polibench.records import FIRST_DIMENSION_NAMES
@@ -49,7 +49,9 @@ def details(context: ShowContext) -> dict[str, dict]:
     return out
 
 
-def _coverage(block: Coverage) -> CoverageSummary:
+def _coverage(results: TaskResults) -> CoverageSummary:
+    """The coverage every task's results carry, summarised."""
+    block = results.coverage
     return CoverageSummary(items=block.items, items_answered=block.items_answered, responses=block.responses,
                            responses_kept=block.responses_kept, kept_share=block.kept_share or 0.0)
 
@@ -58,7 +60,7 @@ def spec_sha256(config: dict, instruments: dict[str, dict], notes: bool = True) 
     """Hash of a task's config and the instruments it reads, normalised through the task schema.
 
     The hash is taken over the spec in its first spelling, so that renames change no hash: the task's variant
-    set under its old key ``variants`` (``by_alias``) and the social dimension under its old name ``cultural``.
+    set under its old key ``variants`` (``by_alias``) and renamed dimensions under their first names.
     The pairings with other tasks (``compare_with``) are always left out: they say what is compared, not what is
     run. ``notes=False`` leaves out what only documents the spec (descriptions, provenance, items' label notes):
     rewording them changes nothing that is run; and the task's default stance scorer, since the scorer a run
@@ -95,7 +97,7 @@ def task_result(name: str, document: ResultsDocument, results: TaskResults) -> T
         seed=seed, samples_per_prompt=document.run.samples_per_prompt or config.generation.samples,
         scorer=scoring.get("scorer"), threshold=scoring.get("threshold"),
         spec_sha256=spec_sha256(document.configs[name], document.instruments),
-        estimates=estimates(results), coverage=_coverage(results.coverage),
+        estimates=estimates(results), coverage=_coverage(results),
         details=details(ShowContext(task=name, results=results, scoring=scoring)),
     )
 

@@ -20,10 +20,13 @@ PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F
            "#AA3377", "#332288", "#BBBBBB", "#117733", "#999933", "#882255")  # Paul Tol's bright/muted
 SAFE_COLOURS = 12
 
-# answer channel -> (marker shape, what the legend calls it): the channels of the answer readers' registrations
-# (polibench.scoring.readers), in their order
-CHANNELS = {c.name: (c.shape, c.label)
-            for c in [OPEN, *(r.channel for r in READERS.values() if r.channel is not None)]}
+
+
+def channels() -> dict[str, tuple[str, str]]:
+    """Answer channel -> (marker shape, what the legend calls it): the channels of the answer readers'
+    registrations (:mod:`polibench.scoring.readers`), in their order, the open-ended channel first."""
+    return {c.name: (c.shape, c.label) for c in [OPEN, *(r.channel for r in READERS.values() if r.channel is not None)]}
+
 FORCING_NOTE = "outlined: asked under forcing instructions (Röttger et al.'s *-forcing tasks)"
 
 
@@ -41,7 +44,7 @@ def _hue(h: float) -> str:
 
 
 def channel_of(task: TaskResult) -> str:
-    """The answer channel of the task (a name of :data:`CHANNELS`): the channel of its variants' answer readers
+    """The answer channel of the task (a name of :func:`channels`): the channel of its variants' answer readers
     when they all share one, else ``open`` (mixed formats, free text, or a task polibench does not ship)."""
     scorings = _variant_scorings().get(task.variant_set, set())
     channels = {reader.channel if (reader := READERS.get(s)) is not None else None for s in scorings}

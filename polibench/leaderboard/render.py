@@ -12,7 +12,7 @@ from typing import Optional
 from polibench import __version__
 from polibench.leaderboard.channels_html import channels_tab, imported_badge, model_channels
 from polibench.leaderboard.charts import bar_chart, compass_point, compass_svg, fmt_metric, spread_chart
-from polibench.leaderboard.markers import CHANNELS, FORCING_NOTE, channel_of, is_forcing, legend_marker, model_colours
+from polibench.leaderboard.markers import FORCING_NOTE, channel_of, channels, is_forcing, legend_marker, model_colours
 from polibench.leaderboard.positions import compass, has_position, position_values, task_flag, task_position
 from polibench.leaderboard.schema import Entry, Metric, TaskResult
 from polibench.metrics.board import Board, Column, Section, values
@@ -175,9 +175,9 @@ def legend(rows: list[tuple[Entry, TaskResult, str]]) -> str:
 
 def shape_legend(rows: list[tuple[Entry, TaskResult, str]]) -> str:
     """The marker shapes of the channels on the board, and the outline of forcing runs when there are any."""
-    channels = {channel_of(t) for _, t, _ in rows if has_position(t)}
+    shown = {channel_of(t) for _, t, _ in rows if has_position(t)}
     items = [f'<li data-channel="{name}">{legend_marker(shape)}{escape(text)}</li>'
-             for name, (shape, text) in CHANNELS.items() if name in channels]
+             for name, (shape, text) in channels().items() if name in shown]
     if any(is_forcing(t) for _, t, _ in rows if has_position(t)):
         items.append(f'<li data-channel="forcing">{legend_marker("circle", forcing=True)}{escape(FORCING_NOTE)}</li>')
     return "".join(items)
@@ -223,8 +223,9 @@ def metric_tabs(rows: list[tuple[Entry, TaskResult, str]], entries: list[Entry])
         tab = board.tab
         if tab is None:
             continue
-        links.append(f'<a href="#{escape(tab.anchor)}" role="tab" data-tab="{escape(tab.anchor)}">{escape(tab.title)}</a>')
-        panels.append(f'<section id="{escape(tab.anchor)}" class="tab-panel">\n  <h2>{escape(tab.title)}</h2>\n  '
+        anchor = escape(tab.anchor)
+        links.append(f'<a href="#{anchor}" role="tab" data-tab="{anchor}">{escape(tab.title)}</a>')
+        panels.append(f'<section id="{anchor}" class="tab-panel">\n  <h2>{escape(tab.title)}</h2>\n  '
                       f'{tab.lead}\n  {metric_table(name, rows, entries)}\n</section>')
     return "\n    ".join(links), "\n".join(panels)
 
@@ -260,7 +261,7 @@ def index_page(entries: list[Entry], generated: str, fairness: str = "", verifie
             i, label, colour, x, y,  # type: ignore[arg-type]  (has_position: both are there)
             attrs=f' data-task="{escape(t.name)}" data-instruments="{escape(" ".join(t.instruments))}"'
                   f' data-model="{escape(e.model.id)}" data-channel="{channel_of(t)}"',
-            hollow=not _sufficient(t), shape=CHANNELS[channel_of(t)][0], forcing=is_forcing(t)))
+            hollow=not _sufficient(t), shape=channels()[channel_of(t)][0], forcing=is_forcing(t)))
     tasks = sorted({t.name for _, t, _ in rows})
     instruments = sorted({n for _, t, _ in rows for n in t.instruments})
     columns = table_columns(rows)

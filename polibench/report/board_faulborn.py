@@ -15,7 +15,8 @@ ORDER = ("total", "economic", "social")   # the model page's charts, in this ord
 
 
 def _dimensions(block: Optional[FaulbornBlock]) -> dict:
-    return {dim: found.model_dump(mode="json") for dim in BIAS_DIMENSIONS if (found := value_of(block, dim)) is not None}
+    return {dim: found.model_dump(mode="json") for dim in BIAS_DIMENSIONS
+            if (found := value_of(block, dim)) is not None}
 
 
 def details(bias: FaulbornBlock, ctx: ShowContext) -> dict:
