@@ -55,8 +55,9 @@ class Position:
     """The metric places a task on the compass: its estimates ``x`` (left to right) and ``y`` (bottom to top).
 
     ``reading(estimates, details, coverage)`` judges the position (insufficient data: hollow and unranked; no
-    answer on an axis: no point), ``flag(estimates, details)`` is a warning badge's text or None, and ``caption``
-    says how to read the axes (under the compass)."""
+    answer on an axis: no point), and ``flag(estimates, details)`` is the text of a warning badge named
+    ``flag_badge``, or None. The compass's range and its caption's axis names come from the ``x`` and ``y``
+    estimates' declarations (:class:`~polibench.metrics.registry.Estimate`)."""
 
     x: str
     y: str
