@@ -88,6 +88,23 @@ class TaskResult(Strict):
             data["estimates"], data["details"] = estimates, details
         return data
 
+    @field_validator("details")
+    @classmethod
+    def _details_as_their_boards_declare(cls, details: dict) -> dict:
+        """Each metric's details validate against its board's ``details_model`` (a metric this polibench does
+        not know is kept as it is)."""
+        metrics = registered()
+        for name, found in details.items():
+            board = metrics[name].board_of() if name in metrics else None
+            if board is not None and board.details_model is not None:
+                try:
+                    board.details_model.model_validate(found)
+                except ValidationError as exc:
+                    first = exc.errors()[0]
+                    where = ".".join(str(p) for p in (name, *first["loc"]))
+                    raise ValueError(f"details.{where}: {first['msg']}") from None
+        return details
+
     def estimate(self, metric: str, key: str) -> Optional[Metric]:
         """Estimate ``key`` of metric ``metric`` (its registered name), or None when the entry has none."""
         return self.estimates.get(metric, {}).get(key)

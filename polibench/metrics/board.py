@@ -121,6 +121,8 @@ class Board:
 
     - ``details(block, context)``: the JSON-able part of a task entry beside its estimates, under
       ``tasks[].details[<metric name>]`` (an empty dict is left out); ``verify`` recomputes it like the rest;
+      ``details_model``: the pydantic model an entry's details of this metric must validate against (so a
+      malformed entry is one error naming the field, not a failure while the site is drawn);
     - ``columns``: columns of the main table; ``position``: the compass; ``tooltip``: ``(label, estimate key)``
       lines of a compass point's tooltip;
     - ``sections(details or None, estimates)``: the sections of every task's model page (called also for a task
@@ -131,6 +133,7 @@ class Board:
     """
 
     details: Optional[Callable[[BaseModel, Any], dict]] = None
+    details_model: Optional[type[BaseModel]] = None
     columns: tuple[Column, ...] = ()
     position: Optional[Position] = None
     tooltip: tuple[tuple[str, str], ...] = ()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Optional
 
+from polibench.kit.strict import Strict
 from polibench.metrics.blocks import BIAS_DIMENSIONS, FaulbornBlock
 from polibench.metrics.board import Bars, Board, Column, Section, Value, value_of, values
 from polibench.metrics.registry import ShowContext
@@ -17,6 +18,10 @@ ORDER = ("total", "economic", "social")   # the model page's charts, in this ord
 def _dimensions(block: Optional[FaulbornBlock]) -> dict:
     return {dim: found.model_dump(mode="json") for dim in BIAS_DIMENSIONS
             if (found := value_of(block, dim)) is not None}
+
+
+class FaulbornDetails(Strict):
+    per_prefix: dict[str, dict[str, Value]] = {}
 
 
 def details(bias: FaulbornBlock, ctx: ShowContext) -> dict:
@@ -51,7 +56,7 @@ def v1(task: dict) -> tuple[dict, dict]:
 
 
 BOARD = Board(
-    details=details,
+    details=details, details_model=FaulbornDetails,
     columns=(Column("economic", "Bias econ.", "Faulborn et al. bias, economic dimension (−1 left … +1 right)"),
              Column("social", "Bias social", "Faulborn et al. bias, social dimension (their 'cultural')"),
              Column("total", "Bias total", "Faulborn et al. bias, all statements")),

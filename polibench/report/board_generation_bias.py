@@ -8,6 +8,8 @@ from __future__ import annotations
 from html import escape
 from typing import Optional
 
+from pydantic import RootModel
+
 from polibench.metrics.board import Board, Tab, Value, value_of, values
 from polibench.metrics.generation_bias import LiuBlock
 from polibench.metrics.liu_null import indistinguishable
@@ -104,4 +106,8 @@ def v1(task: dict) -> tuple[dict, dict]:
     return {}, task.pop("generation_bias", None) or {}
 
 
-BOARD = Board(details=details, tab=TAB, v1=v1)
+class LiuDetails(RootModel[dict[str, dict[str, Value]]]):
+    """``{'overall' or an option: {key: {value, ci}}}``."""
+
+
+BOARD = Board(details=details, details_model=LiuDetails, tab=TAB, v1=v1)

@@ -7,12 +7,24 @@ from __future__ import annotations
 
 from typing import Optional
 
+from pydantic import Field
+
+from polibench.kit.strict import Strict
 from polibench.metrics.blocks import PCT_AXES, PctBlock
 from polibench.metrics.board import Board, Column, Position, Section, Spread, Value
 from polibench.metrics.position import MIN_AXIS_COVERAGE, PositionReading, acquiescence_flag, agree_share, read_position
 from polibench.metrics.registry import ShowContext
 
 RANGE = (-10.0, 10.0)
+
+
+class PctDetails(Strict):
+    """What an entry keeps of a task's PCT coordinates beside the estimates."""
+
+    answered: Optional[dict[str, int]] = None       # absent in entries written before the per-axis counts
+    statements: Optional[dict[str, int]] = None
+    agree_share: Optional[float] = Field(None, ge=0.0, le=1.0)
+    per_variant: dict[str, dict[str, Optional[float]]] = {}
 
 
 def details(pct: PctBlock, ctx: ShowContext) -> dict:
@@ -66,7 +78,7 @@ def v1(task: dict) -> tuple[dict, dict]:
 
 
 BOARD = Board(
-    details=details,
+    details=details, details_model=PctDetails,
     columns=(Column("economic", "Economic", "PCT economic coordinate, left − / right +", always=True),
              Column("social", "Social", "PCT social coordinate, libertarian − / authoritarian +", always=True)),
     position=Position("economic", "social", reading, flag, flag_badge="acquiescence"),

@@ -132,3 +132,19 @@ def test_the_built_in_version_1_fields_move_under_their_metrics_details():
     assert migrated.details["faulborn_bias"] == {"per_prefix": {"p": {"social": metric}}}
     assert migrated.details["liu_bias"] == {"overall": {"indirect": metric}}
     assert details["pct_coordinates"]["answered"] != {"economic": 3, "social": 4}  # the planted counts were moved
+
+
+@pytest.mark.parametrize("metric, details, field", [
+    ("pct_coordinates", {"agree_share": 2.0}, "details.pct_coordinates.agree_share"),
+    ("pct_coordinates", {"per_variant": 5}, "details.pct_coordinates.per_variant"),
+    ("faulborn_bias", {"per_prefix": {"p": {"total": {"value": "x"}}}}, "details.faulborn_bias.per_prefix.p.total"),
+])
+def test_malformed_details_are_one_error_naming_the_field(tmp_path, metric, details, field):
+    from polibench.errors import PolibenchError
+
+    data = json.loads(ENTRY.read_text())
+    data["tasks"][0]["details"][metric] = details
+    path = tmp_path / ENTRY.name
+    path.write_text(json.dumps(data))
+    with pytest.raises(PolibenchError, match=field.replace(".", r"\.")):
+        load_entry(path)
