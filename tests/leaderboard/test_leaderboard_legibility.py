@@ -91,9 +91,9 @@ def test_marker_shape_follows_the_channel_and_forcing_is_outlined(entries, index
     found = sorted((unescape(m), t, c, "forcing" in cls.split()) for t, m, c, cls, _ in points)
     assert found == sorted(expected)
     assert all(shape == channels()[c][0] for _, _, c, _, shape in points)
-    channels = {(t, c) for t, _, c, _, _ in points}
-    assert ("rottger-forced", "forced") in channels and ("rottger-open", "open") in channels
-    assert ("pct", "open") in channels and ("rottger-forced-forcing", "forced") in channels
+    seen = {(t, c) for t, _, c, _, _ in points}
+    assert ("rottger-forced", "forced") in seen and ("rottger-open", "open") in seen
+    assert ("pct", "open") in seen and ("rottger-forced-forcing", "forced") in seen
     assert {t for t, _, _, cls, _ in points if "forcing" in cls.split()} == {"rottger-forced-forcing",
                                                                               "rottger-open-forcing"}
 
