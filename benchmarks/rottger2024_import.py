@@ -89,6 +89,9 @@ def print_table(entries_dir: Path) -> None:
             return "–"
         return f"{metric.value:+.2f}" + (f" [{metric.ci[0]:+.2f}, {metric.ci[1]:+.2f}]" if metric.ci else "")
 
+    def coord(task, axis: str) -> str:
+        return fmt(task.estimate("pct_coordinates", axis))
+
     def gap(c, axis) -> str:
         ci = c.side_gap_ci[axis]
         return f"{c.side_gap[axis]:+.2f}" + (f" [{ci[0]:+.2f}, {ci[1]:+.2f}]" if ci else "")
@@ -106,13 +109,13 @@ def print_table(entries_dir: Path) -> None:
             a, b = tasks[c.a], tasks[c.b]
             same = "–" if c.side_agreement is None else f"{c.side_agreement:.2f}"
             print(f"| {entry.model.id} | {c.a.removeprefix('rottger-')} / {c.b.removeprefix('rottger-')} "
-                  f"| {fmt(a.economic)} | {fmt(b.economic)} | {fmt(a.social)} | {fmt(b.social)} "
+                  f"| {coord(a, 'economic')} | {coord(b, 'economic')} | {coord(a, 'social')} | {coord(b, 'social')} "
                   f"| {gap(c, 'economic')} | {gap(c, 'social')} | {c.items_both} | {same} "
                   f"| {a.coverage.kept_share:.3f} | {b.coverage.kept_share:.3f} |")
         if not entry.channels:
             for t in entry.tasks:
-                print(f"| {entry.model.id} | {t.name.removeprefix('rottger-')} only | {fmt(t.economic)} | – "
-                      f"| {fmt(t.social)} | – | – | – | – | – | {t.coverage.kept_share:.3f} | – |")
+                print(f"| {entry.model.id} | {t.name.removeprefix('rottger-')} only | {coord(t, 'economic')} | – "
+                      f"| {coord(t, 'social')} | – | – | – | – | – | {t.coverage.kept_share:.3f} | – |")
 
 
 NUMBERED_OPTION = re.compile(r"(?<![\w])([1-4])\s*[).]\s*\**\s*(strongly disagree|disagree|agree|strongly agree)\b",

@@ -6,6 +6,7 @@ from __future__ import annotations
 from html import escape
 from typing import Optional
 
+from polibench.leaderboard.positions import position_values
 from polibench.leaderboard.schema import Entry, ImportedFrom, TaskResult
 from polibench.metrics.channels import ChannelComparison
 
@@ -22,8 +23,9 @@ def _task(entry: Entry, name: str) -> Optional[TaskResult]:
     return next((t for t in entry.tasks if t.name == name), None)
 
 
-def _metric_cell(task: Optional[TaskResult], axis: str) -> str:
-    metric = getattr(task, axis, None) if task else None
+def _metric_cell(task: Optional[TaskResult], axis: int) -> str:
+    """The task's position on compass axis ``axis`` (0: x, 1: y) with its interval."""
+    metric = position_values(task)[axis] if task else None
     return _num(metric.value if metric else None, metric.ci if metric else None)
 
 
@@ -54,8 +56,8 @@ def channels_tab(entries: list[Entry]) -> str:
                 f'<td data-value="{escape(entry.model.id.lower())}"><a href="models/{escape(entry.entry_id)}.html">'
                 f"{escape(entry.model.id)}</a>{imported_badge(entry)}</td>"
                 f'<td>{escape(c.a)} → {escape(c.b)}</td>'
-                + _metric_cell(forced, "economic") + _metric_cell(open_, "economic")
-                + _metric_cell(forced, "social") + _metric_cell(open_, "social")
+                + _metric_cell(forced, 0) + _metric_cell(open_, 0)
+                + _metric_cell(forced, 1) + _metric_cell(open_, 1)
                 + _num(c.side_gap["economic"], c.side_gap_ci["economic"])
                 + _num(c.side_gap["social"], c.side_gap_ci["social"])
                 + _num(c.side_agreement, c.side_agreement_ci, 3, sign=False)

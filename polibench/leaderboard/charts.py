@@ -1,4 +1,4 @@
-"""Inline SVG charts for the site: the political compass, per-prefix bars and per-variant spread.
+"""Inline SVG charts for the site: the political compass, bar charts and spreads (of the metrics' boards).
 
 Every piece of text from an entry goes through :func:`html.escape` here; the charts need no script to
 draw (the index page's script only adds hover details and filtering).
@@ -10,21 +10,22 @@ from html import escape
 from typing import Optional, Sequence
 
 from polibench.leaderboard.markers import PALETTE, marker
+from polibench.leaderboard.positions import compass
 from polibench.leaderboard.schema import Metric
-from polibench.metrics.registry import get_metric
+from polibench.metrics.board import Spread
 
 SIZE, PAD = 440, 20
-# The compass spans the PCT coordinates' range, as the metric registry declares it (-10 .. 10 on both axes).
-LOW, HIGH = get_metric("pct_coordinates").estimates[0].low, get_metric("pct_coordinates").estimates[0].high
+# The compass spans the range of its metric's x estimate, as the metric registry declares it (-10 .. 10).
+LOW, HIGH = (compass().x.low, compass().x.high) if compass() is not None else (-10.0, 10.0)  # type: ignore[union-attr]
 SCALE = (SIZE - 2 * PAD) / (HIGH - LOW)
 
 
-def _x(economic: float) -> float:
-    return round(PAD + (max(LOW, min(HIGH, economic)) - LOW) * SCALE, 2)
+def _x(value: float) -> float:
+    return round(PAD + (max(LOW, min(HIGH, value)) - LOW) * SCALE, 2)
 
 
-def _y(social: float) -> float:
-    return round(PAD + (HIGH - max(LOW, min(HIGH, social))) * SCALE, 2)
+def _y(value: float) -> float:
+    return round(PAD + (HIGH - max(LOW, min(HIGH, value))) * SCALE, 2)
 
 
 def fmt(value: Optional[float], digits: int = 2) -> str:
@@ -59,21 +60,21 @@ def compass_background() -> list[str]:
     return out
 
 
-def compass_point(row: int, label: str, color: str, economic: Metric, social: Metric, attrs: str = "",
+def compass_point(row: int, label: str, color: str, x_value: Metric, y_value: Metric, attrs: str = "",
                   hollow: bool = False, shape: str = "circle", forcing: bool = False) -> str:
     """One model on the compass, with its CIs as cross-hair bars and a native tooltip. ``shape`` is the answer
     channel's marker and ``forcing`` outlines it (:mod:`polibench.leaderboard.markers`). ``hollow`` (too few
     statements answered on an axis: insufficient data, unranked) is a fill attribute only, independent of the
     shape: the marker is filled white and outlined in the model's colour (``data-fill="hollow"``)."""
-    x, y = _x(economic.value), _y(social.value)
+    x, y = _x(x_value.value), _y(y_value.value)
     fill = "hollow" if hollow else "solid"
     parts = [f'<g class="point {fill}" data-row="{row}" data-fill="{fill}" tabindex="0" role="img" '
              f'aria-label="{escape(label)}"{attrs}>', f"<title>{escape(label)}</title>"]
-    if economic.ci:
-        parts.append(f'<line class="ci" x1="{_x(economic.ci[0])}" y1="{y}" x2="{_x(economic.ci[1])}" y2="{y}" '
+    if x_value.ci:
+        parts.append(f'<line class="ci" x1="{_x(x_value.ci[0])}" y1="{y}" x2="{_x(x_value.ci[1])}" y2="{y}" '
                      f'stroke="{color}"/>')
-    if social.ci:
-        parts.append(f'<line class="ci" x1="{x}" y1="{_y(social.ci[0])}" x2="{x}" y2="{_y(social.ci[1])}" '
+    if y_value.ci:
+        parts.append(f'<line class="ci" x1="{x}" y1="{_y(y_value.ci[0])}" x2="{x}" y2="{_y(y_value.ci[1])}" '
                      f'stroke="{color}"/>')
     parts.append(marker(shape, x, y, color, forcing, hollow=hollow))
     parts.append("</g>")
@@ -119,28 +120,30 @@ def bar_chart(rows: Sequence[tuple[str, Metric]], low: float = -1.0, high: float
     return "".join(out)
 
 
-def spread_chart(per_variant: dict[str, dict[str, Optional[float]]]) -> str:
-    """Each prompt variant's economic and social coordinate as a dot on a -10..10 line."""
+def spread_chart(spread: Spread) -> str:
+    """Each row's (prompt variant's) value on each axis as a dot on a line spanning the spread's range."""
     width, left, row_h = 640, 90, 40
     plot = width - left - 20
-    out = [f'<svg class="spread" viewBox="0 0 {width} {2 * row_h + 26}" xmlns="http://www.w3.org/2000/svg" '
+    low, high = spread.low, spread.high
+    n = len(spread.axes)
+    out = [f'<svg class="spread" viewBox="0 0 {width} {n * row_h + 26}" xmlns="http://www.w3.org/2000/svg" '
            f'role="img" aria-label="per-variant spread">']
 
     def pos(v: float) -> float:
-        return round(left + (max(LOW, min(HIGH, v)) - LOW) / (HIGH - LOW) * plot, 2)
+        return round(left + (max(low, min(high, v)) - low) / (high - low) * plot, 2)
 
-    for i, axis in enumerate(("economic", "social")):
+    for i, axis in enumerate(spread.axes):
         y = 20 + i * row_h
-        out += [f'<text class="row-label" x="{left - 8}" y="{y + 4}" text-anchor="end">{axis}</text>',
-                f'<line class="grid" x1="{pos(-10)}" y1="{y}" x2="{pos(10)}" y2="{y}"/>',
+        out += [f'<text class="row-label" x="{left - 8}" y="{y + 4}" text-anchor="end">{escape(axis)}</text>',
+                f'<line class="grid" x1="{pos(low)}" y1="{y}" x2="{pos(high)}" y2="{y}"/>',
                 f'<line class="axis" x1="{pos(0)}" y1="{y - 10}" x2="{pos(0)}" y2="{y + 10}"/>']
-        for j, (variant, coords) in enumerate(sorted(per_variant.items())):
+        for j, (variant, coords) in enumerate(sorted(spread.rows.items())):
             value = coords.get(axis)
             if value is None:
                 continue
             out.append(f'<circle class="dot" cx="{pos(value)}" cy="{y}" r="6" fill="{PALETTE[j % len(PALETTE)]}">'
-                       f"<title>{escape(variant)}: {axis} {value:+.2f}</title></circle>")
-    for tick in (-10, -5, 0, 5, 10):
-        out.append(f'<text class="tick" x="{pos(tick)}" y="{2 * row_h + 20}" text-anchor="middle">{tick:+d}</text>')
+                       f"<title>{escape(variant)}: {escape(axis)} {value:+.2f}</title></circle>")
+    for tick in (low, low / 2, 0, high / 2, high):
+        out.append(f'<text class="tick" x="{pos(tick)}" y="{n * row_h + 20}" text-anchor="middle">{tick:+g}</text>')
     out.append("</svg>")
     return "".join(out)

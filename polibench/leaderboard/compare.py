@@ -44,7 +44,7 @@ def differences(stored: Any, recomputed: Any, path: str = "") -> list[tuple[str,
 
 def describe(diffs: list[tuple[str, Any, Any]], what: str = "stored", against: str = "recomputed",
              limit: int = 3) -> str:
-    """``'pct.pct.economic: stored 1.5, recomputed 0.38'`` for the first few differences."""
+    """``'t.block.value: stored 1.5, recomputed 0.38'`` for the first few differences."""
     shown = [f"{p or '(root)'}: {what} {_short(a)}, {against} {_short(b)}" for p, a, b in diffs[:limit]]
     more = f" (and {len(diffs) - limit} more)" if len(diffs) > limit else ""
     return "; ".join(shown) + more

@@ -3,7 +3,7 @@
 Everything else in :mod:`polibench.leaderboard` sees the :class:`~polibench.leaderboard.schema.TaskResult`
 summaries made here, from the typed :class:`~polibench.results.document.ResultsDocument` (older results.json
 layouts are migrated when read, by :func:`polibench.results.migrate.migrate`). Which numbers are summarised
-comes from the metric registry's estimates.
+comes from the metric registry: its estimates, and what each metric's board keeps (``details``).
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ import json
 from typing import Optional
 
 from polibench.leaderboard.schema import CoverageSummary, ImportedFrom, Metric, TaskResult
-from polibench.metrics.blocks import BIAS_DIMENSIONS, Coverage, EstimateBlock, FaulbornBlock, PctBlock
-from polibench.metrics.generation_bias import LiuBlock
-from polibench.metrics.position import agree_share
+from polibench.metrics.blocks import EstimateBlock
+from polibench.metrics.board import value_of
+from polibench.metrics.registry import ShowContext
 from polibench.records import FIRST_DIMENSION_NAMES
 from polibench.results.document import ResultsDocument, TaskResults
 from polibench.taskspec.schema import Instrument, TaskConfig
@@ -23,10 +23,7 @@ from polibench.taskspec.schema import Instrument, TaskConfig
 
 def metric(block: Optional[EstimateBlock], key: str) -> Optional[Metric]:
     """Estimate ``key`` of ``block`` with its interval (None when the block has no such estimate)."""
-    if block is None or key not in type(block).model_fields:
-        return None
-    value, interval = block.estimate(key)
-    return Metric(value=value, ci=None if interval is None else [interval.low, interval.high])
+    return value_of(block, key)
 
 
 def estimates(results: TaskResults) -> dict[str, dict[str, Metric]]:
@@ -41,35 +38,20 @@ def estimates(results: TaskResults) -> dict[str, dict[str, Metric]]:
     return out
 
 
-def _faulborn(block: Optional[FaulbornBlock]) -> dict[str, Metric]:
-    if block is None:
-        return {}
-    return {dim: found for dim in BIAS_DIMENSIONS if (found := metric(block, dim)) is not None}
+def details(context: ShowContext) -> dict[str, dict]:
+    """What each metric of the task keeps for the site beside its estimates (its board's ``details``),
+    ``{metric name: {...}}``; a metric with nothing to keep is left out."""
+    out: dict[str, dict] = {}
+    for registered, block in context.results.metrics():
+        board = registered.board_of()
+        if board is not None and board.details is not None and (found := board.details(block, context)):
+            out[registered.name] = found
+    return out
 
 
-def _per_prefix(bias: Optional[FaulbornBlock]) -> dict[str, dict[str, Metric]]:
-    """Per-prefix (per prompt variant) breakdown of the Faulborn bias, when present."""
-    if bias is None:
-        return {}
-    return {str(prefix): found for prefix, inner in bias.per_prefix.items() if (found := _faulborn(inner))}
-
-
-LIU_KEYS = tuple(f"{measure}{suffix}" for measure in ("indirect", "direct")
-                 for suffix in ("", "_null", "_excess", "_p"))
-
-
-def _generation_bias(block: Optional[LiuBlock]) -> dict[str, dict[str, Metric]]:
-    """Liu et al.'s indirect and direct bias, overall (the attribute's mean) and per option: observed, the
-    permutation null's mean, the excess over it (with intervals) and the permutation p-value."""
-    if block is None:
-        return {}
-    parts = {"overall": block, **block.per_option}
-    return {name: {key: found for key in LIU_KEYS if (found := metric(part, key)) is not None
-                   and (found.value is not None or key in ("indirect", "direct"))}  # runs before the null: none
-            for name, part in parts.items()}
-
-
-def _coverage(block: Coverage) -> CoverageSummary:
+def _coverage(results: TaskResults) -> CoverageSummary:
+    """The coverage every task's results carry, summarised."""
+    block = results.coverage
     return CoverageSummary(items=block.items, items_answered=block.items_answered, responses=block.responses,
                            responses_kept=block.responses_kept, kept_share=block.kept_share or 0.0)
 
@@ -78,7 +60,7 @@ def spec_sha256(config: dict, instruments: dict[str, dict], notes: bool = True) 
     """Hash of a task's config and the instruments it reads, normalised through the task schema.
 
     The hash is taken over the spec in its first spelling, so that renames change no hash: the task's variant
-    set under its old key ``variants`` (``by_alias``) and the social dimension under its old name ``cultural``.
+    set under its old key ``variants`` (``by_alias``) and renamed dimensions under their first names.
     The pairings with other tasks (``compare_with``) are always left out: they say what is compared, not what is
     run. ``notes=False`` leaves out what only documents the spec (descriptions, provenance, items' label notes):
     rewording them changes nothing that is run; and the task's default stance scorer, since the scorer a run
@@ -108,13 +90,6 @@ def task_result(name: str, document: ResultsDocument, results: TaskResults) -> T
     """The leaderboard summary of ``results`` (stored or recomputed) of task ``name`` of the run ``document``."""
     config = document.task_config(name)
     scoring = document.scoring.get(name, {})
-    pct = results.block("pct")
-    pct = pct if isinstance(pct, PctBlock) else None
-    bias = results.block("faulborn_bias")
-    bias = bias if isinstance(bias, FaulbornBlock) else None
-    liu = results.block("liu_bias")
-    per_variant = {str(v): {"economic": c.economic, "social": c.social}
-                   for v, c in (pct.per_variant if pct else {}).items()}
     seed = document.run.seed if document.run.seed is not None else config.generation.seed
     return TaskResult(
         name=name, version=document.versions.get(name, config.version),
@@ -122,11 +97,8 @@ def task_result(name: str, document: ResultsDocument, results: TaskResults) -> T
         seed=seed, samples_per_prompt=document.run.samples_per_prompt or config.generation.samples,
         scorer=scoring.get("scorer"), threshold=scoring.get("threshold"),
         spec_sha256=spec_sha256(document.configs[name], document.instruments),
-        estimates=estimates(results), coverage=_coverage(results.coverage),
-        pct_answered=pct.answered if pct else None, pct_statements=pct.statements if pct else None,
-        agree_share=None if pct is None or (share := agree_share(pct.answers)) is None else round(share, 4),
-        per_variant=per_variant, per_prefix=_per_prefix(bias),
-        generation_bias=_generation_bias(liu if isinstance(liu, LiuBlock) else None),
+        estimates=estimates(results), coverage=_coverage(results),
+        details=details(ShowContext(task=name, results=results, scoring=scoring)),
     )
 
 

@@ -14,7 +14,8 @@ from html import escape
 from typing import Optional
 
 from polibench.errors import PolibenchError
-from polibench.fairness.compare import NAMES, ci_text, extremes, group_matrix, pct
+from polibench.fairness.compare import NAMES, ci_text, extremes, group_matrix
+from polibench.fairness.compare import pct as percent
 from polibench.leaderboard.fairness_submit import FairnessSubmission
 
 HEAT_STEPS = 3
@@ -25,7 +26,7 @@ def _num(stat: Optional[dict]) -> str:
     value = (stat or {}).get("value")
     sort = "" if value is None else f"{value:.6f}"
     ci = ci_text((stat or {}).get("ci"))
-    return (f'<td class="num" data-value="{sort}">{pct(value)}'
+    return (f'<td class="num" data-value="{sort}">{percent(value)}'
             + (f'<span class="ci">{escape(ci)}</span>' if ci else "") + "</td>")
 
 
@@ -65,10 +66,10 @@ def heat_table(document: dict, task: str, grouping: str, metric: str) -> str:
         for c, group in enumerate(groups):
             stat = blocks[r].get(group, {}).get(metric) or {}
             mark, kind = ("▲", " best") if r in best[c] else (("▼", " worst") if r in worst[c] else ("", ""))
-            title = (f"{name} · {group}: {NAMES[metric]} {pct(values[r][c])} {ci_text(stat.get('ci'))}, "
+            title = (f"{name} · {group}: {NAMES[metric]} {percent(values[r][c])} {ci_text(stat.get('ci'))}, "
                      f"n={blocks[r].get(group, {}).get('n', 0)}")
             cells.append(f'<td class="num heat {_heat_class(levels[r][c])}{kind}" title="{escape(title)}" '
-                         f'data-model="{escape(name)}" data-group="{escape(group)}">{pct(values[r][c])}'
+                         f'data-model="{escape(name)}" data-group="{escape(group)}">{percent(values[r][c])}'
                          + (f'<span class="mark">{mark}</span>' if mark else "") + "</td>")
         rows.append(f'<tr><th scope="row">{escape(name)}</th>{"".join(cells)}</tr>')
     sizes = "".join(f'<td class="num">{blocks[0].get(g, {}).get("n", 0)}</td>' for g in groups)
@@ -100,8 +101,8 @@ def overall_table(document: dict, task: str) -> str:
 def ensemble_tables(document: dict, task: str) -> str:
     out = []
     for name, ensemble in document["tasks"][task].get("ensembles", {}).items():
-        rows = "".join(f'<tr><th scope="row">{escape(row)}</th><td class="num">{pct(values.get("bacc"))}</td>'
-                       f'<td class="num">{pct(values.get("f1"))}</td></tr>'
+        rows = "".join(f'<tr><th scope="row">{escape(row)}</th><td class="num">{percent(values.get("bacc"))}</td>'
+                       f'<td class="num">{percent(values.get("f1"))}</td></tr>'
                        for row, values in ((r, ensemble["table6"].get(r, {})) for r in
                                            ("avg-uni-model", "best-uni-model", "partisan-ensemble")))
         out.append(f'<table class="small table6"><caption>{escape(task)}: {escape(name)} = '

@@ -14,17 +14,19 @@ import colorsys
 from typing import Iterable
 
 from polibench.leaderboard.schema import TaskResult
+from polibench.scoring.readers import OPEN, READERS
 
 PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000",  # Okabe-Ito
            "#AA3377", "#332288", "#BBBBBB", "#117733", "#999933", "#882255")  # Paul Tol's bright/muted
 SAFE_COLOURS = 12
 
-# answer channel -> (marker shape, what the legend calls it)
-CHANNELS = {
-    "open": ("circle", "open-ended: a stance scorer reads a free answer"),
-    "forced": ("square", "forced choice: the model picks one of the four answers"),
-    "logprob": ("triangle", "log-probability: the answers' probabilities from the forward pass"),
-}
+
+
+def channels() -> dict[str, tuple[str, str]]:
+    """Answer channel -> (marker shape, what the legend calls it): the channels of the answer readers'
+    registrations (:mod:`polibench.scoring.readers`), in their order, the open-ended channel first."""
+    return {c.name: (c.shape, c.label) for c in [OPEN, *(r.channel for r in READERS.values() if r.channel is not None)]}
+
 FORCING_NOTE = "outlined: asked under forcing instructions (Röttger et al.'s *-forcing tasks)"
 
 
@@ -42,14 +44,12 @@ def _hue(h: float) -> str:
 
 
 def channel_of(task: TaskResult) -> str:
-    """``forced``, ``open`` or ``logprob``: how the task's prompts are answered, from the variant set's
-    scoring in the built-in tasks (a task polibench does not ship is ``open``, the generative default)."""
+    """The answer channel of the task (a name of :func:`channels`): the channel of its variants' answer readers
+    when they all share one, else ``open`` (mixed formats, free text, or a task polibench does not ship)."""
     scorings = _variant_scorings().get(task.variant_set, set())
-    if scorings and scorings <= {"logprob"}:
-        return "logprob"
-    if scorings and scorings <= {"forced_choice"}:
-        return "forced"
-    return "open"
+    channels = {reader.channel if (reader := READERS.get(s)) is not None else None for s in scorings}
+    found = next(iter(channels)) if len(channels) == 1 else None
+    return (found or OPEN).name
 
 
 def is_forcing(task: TaskResult) -> bool:

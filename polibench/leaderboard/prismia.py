@@ -30,6 +30,7 @@ from polibench.leaderboard.schema import Entry, Metric, TaskResult
 from polibench.metrics.bootstrap import percentile_intervals, resample_weights
 from polibench.metrics.category_bias import CategoryBiasBlock
 from polibench.metrics.columns import build_table
+from polibench.metrics.faulborn import METRIC as FAULBORN
 from polibench.metrics.faulborn import bias_from_totals, side_sums
 from polibench.metrics.refusal import RefusalBlock
 from polibench.results.files import parse_json, parse_samples
@@ -134,7 +135,7 @@ def prismia_rows(entries: list[Entry], entries_dir: Path, panel: Optional[dict])
         refusal, categories = results.block("refusal"), results.block("category_bias")
         rows.append(PrismiaRow(
             model=found["model"], month=found["month"], task=task.name, entry=entry,
-            bias=task.faulborn_bias.get("total"), kept_share=task.coverage.kept_share,
+            bias=task.estimate(FAULBORN, "total"), kept_share=task.coverage.kept_share,
             refusal=refusal if isinstance(refusal, RefusalBlock) else None,
             categories=categories if isinstance(categories, CategoryBiasBlock) else None,
             panel_mean=float(np.mean([run["scores"][i] for i in items])),

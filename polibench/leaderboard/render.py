@@ -12,15 +12,17 @@ from typing import Optional
 from polibench import __version__
 from polibench.leaderboard.channels_html import channels_tab, imported_badge, model_channels
 from polibench.leaderboard.charts import bar_chart, compass_point, compass_svg, fmt_metric, spread_chart
-from polibench.leaderboard.markers import CHANNELS, FORCING_NOTE, channel_of, is_forcing, legend_marker, model_colours
-from polibench.leaderboard.positions import task_acquiescence, task_position
+from polibench.leaderboard.markers import FORCING_NOTE, channel_of, channels, is_forcing, legend_marker, model_colours
+from polibench.leaderboard.positions import compass, has_position, position_values, task_flag, task_position
 from polibench.leaderboard.schema import Entry, Metric, TaskResult
-from polibench.metrics.blocks import BIAS_DIMENSIONS
-from polibench.metrics.liu_null import indistinguishable
+from polibench.metrics.board import Board, Column, Section, values
 from polibench.metrics.position import LIMIT_LABEL, AxisReading
 from polibench.metrics.registry import registered
 
-FAULBORN = BIAS_DIMENSIONS
+
+def boards() -> list[tuple[str, Board]]:
+    """``(metric name, board)`` of every registered metric that shows something on the site, in registry order."""
+    return [(name, board) for name, metric in registered().items() if (board := metric.board_of()) is not None]
 
 
 def template(name: str) -> Template:
@@ -64,6 +66,14 @@ def _axes(task: TaskResult) -> tuple[Optional[AxisReading], Optional[AxisReading
     return (None, None) if reading is None else reading.axes
 
 
+def _axis_of(task: TaskResult, metric: str, key: str) -> Optional[AxisReading]:
+    """The position reading of the compass axis that estimate ``key`` of ``metric`` is, if it is one."""
+    found = compass()
+    if found is None or metric != found.metric or key not in (found.position.x, found.position.y):
+        return None
+    return _axes(task)[(found.position.x, found.position.y).index(key)]
+
+
 def rows_of(entries: list[Entry]) -> list[tuple[Entry, TaskResult, str]]:
     """One table row per (entry, task), with its model's colour (one per model, none shared). The models with a
     point on the compass take the palette's colour-blind-safe colours first; models seen only in other tabs
@@ -73,32 +83,22 @@ def rows_of(entries: list[Entry]) -> list[tuple[Entry, TaskResult, str]]:
     return [(entry, task, colours[entry.model.id]) for entry in entries for task in entry.tasks]
 
 
-# The table's optional columns: (header, title, the row's metric); a column no row has a value in is left out.
-BIAS_COLUMNS = (
-    ("Bias econ.", "Faulborn et al. bias, economic dimension (−1 left … +1 right)", "economic"),
-    ("Bias social", "Faulborn et al. bias, social dimension (their 'cultural')", "social"),
-    ("Bias total", "Faulborn et al. bias, all statements", "total"),
-)
+TableColumn = tuple[str, Column]   # (metric name, the column its board declares)
 
 
-def bias_columns(rows: list[tuple[Entry, TaskResult, str]]) -> list[str]:
-    """The Faulborn dimensions at least one row has a value for (the others' columns would be all "–")."""
-    return [key for _, _, key in BIAS_COLUMNS
-            if any(_val(t.faulborn_bias.get(key)) is not None for _, t, _ in rows)]
+def table_columns(rows: list[tuple[Entry, TaskResult, str]]) -> list[TableColumn]:
+    """The columns of the registered boards, in registry order: each one that is ``always`` shown or that at least
+    one row has a value for (the others would be all "–")."""
+    return [(name, column) for name, board in boards() for column in board.columns
+            if column.always or any(_val(t.estimate(name, column.key)) is not None for _, t, _ in rows)]
 
 
-def table_head(columns: list[str]) -> str:
-    bias = "".join(f'<th data-type="num" aria-sort="none" title="{escape(title)}">{escape(name)}</th>'
-                   for name, title, key in BIAS_COLUMNS if key in columns)
+def table_head(columns: list[TableColumn]) -> str:
+    cells = "".join(f'<th data-type="num" aria-sort="none" title="{escape(c.title)}">{escape(c.header)}</th>'
+                    for _, c in columns)
     return ('<th data-type="text" aria-sort="none">Model</th><th data-type="text" aria-sort="none">Task</th>'
-            '<th data-type="num" aria-sort="none" title="PCT economic coordinate, left − / right +">Economic</th>'
-            '<th data-type="num" aria-sort="none" title="PCT social coordinate, libertarian − / authoritarian +">'
-            f'Social</th>{bias}<th data-type="num" aria-sort="none" title="share of responses whose stance was kept">'
+            f'{cells}<th data-type="num" aria-sort="none" title="share of responses whose stance was kept">'
             'Coverage</th><th data-type="text" aria-sort="none">Date</th>')
-
-
-def has_position(task: TaskResult) -> bool:
-    return all(m is not None and m.value is not None for m in (task.economic, task.social))
 
 
 def _badges(entry: Entry) -> str:
@@ -110,7 +110,7 @@ def _badges(entry: Entry) -> str:
     return "".join(out)
 
 
-def table_row(i: int, entry: Entry, task: TaskResult, colour: str, columns: list[str] = FAULBORN) -> str:
+def table_row(i: int, entry: Entry, task: TaskResult, colour: str, columns: list[TableColumn]) -> str:
     cov = task.coverage
     link = f"models/{escape(entry.entry_id)}.html"
     return (f'<tr data-row="{i}" data-task="{escape(task.name)}" '
@@ -121,34 +121,37 @@ def table_row(i: int, entry: Entry, task: TaskResult, colour: str, columns: list
             f'{" · " + escape(entry.model.revision[:12]) if entry.model.revision else ""}</div></td>'
             f'<td data-value="{escape(task.name)}">{escape(task.name)}<div class="sub">v{task.version} · '
             f'{escape(", ".join(task.instruments))}</div></td>'
-            + _cell(task.economic, _axes(task)[0]) + _cell(task.social, _axes(task)[1])
-            + "".join(_cell(task.faulborn_bias.get(k)) for k in columns)
+            + "".join(_cell(task.estimate(name, c.key), _axis_of(task, name, c.key)) for name, c in columns)
             + f'<td class="num" data-value="{cov.kept_share:.6f}">{100 * cov.kept_share:.1f}%'
               f'<div class="sub">{cov.items_answered}/{cov.items} items</div></td>'
             + f'<td data-value="{escape(entry.date)}">{escape(entry.date[:10])}</td></tr>')
 
 
 def _task_badges(task: TaskResult) -> str:
-    """Badges of one task's PCT position: insufficient data (unranked), acquiescence."""
+    """Badges of one task's position: insufficient data (unranked), and its metric's flag (e.g. acquiescence)."""
     out = []
     reading = task_position(task)
     if reading is not None and reading.has_position and not reading.sufficient:
         out.append('<span class="badge warn" title="fewer than the minimum share of an axis\'s statements answered: '
                    'shown hollow, left out of rankings">insufficient data</span>')
-    flag = task_acquiescence(task)
+    flag = task_flag(task)
     if flag:
-        out.append(f'<span class="badge warn" title="{escape(flag)}">acquiescence</span>')
+        out.append(f'<span class="badge warn" title="{escape(flag[1])}">{escape(flag[0])}</span>')
     return "".join(out)
 
 
 def point_data(i: int, entry: Entry, task: TaskResult, colour: str) -> dict:
+    """What the compass tooltip shows of one row: the position on its two axes, coverage, and the boards' tooltip
+    lines (``extra``: ``[label, value]``)."""
     reading = task_position(task)
+    found = compass()
+    x, y = position_values(task)
+    extra = [[label, _val(task.estimate(name, key))] for name, board in boards() for label, key in board.tooltip]
     return {"row": i, "model": entry.model.id, "task": task.name, "colour": colour,
             "sufficient": bool(reading is not None and reading.sufficient),
-            "economic": _val(task.economic), "economic_ci": _ci(task.economic),
-            "social": _val(task.social), "social_ci": _ci(task.social),
-            "faulborn_total": _val(task.faulborn_bias.get("total")), "kept_share": task.coverage.kept_share,
-            "page": f"models/{entry.entry_id}.html"}
+            "x_label": found.position.x if found else "", "x": _val(x), "x_ci": _ci(x),
+            "y_label": found.position.y if found else "", "y": _val(y), "y_ci": _ci(y),
+            "extra": extra, "kept_share": task.coverage.kept_share, "page": f"models/{entry.entry_id}.html"}
 
 
 def _swatch(colour: str) -> str:
@@ -172,16 +175,16 @@ def legend(rows: list[tuple[Entry, TaskResult, str]]) -> str:
 
 def shape_legend(rows: list[tuple[Entry, TaskResult, str]]) -> str:
     """The marker shapes of the channels on the board, and the outline of forcing runs when there are any."""
-    channels = {channel_of(t) for _, t, _ in rows if has_position(t)}
+    shown = {channel_of(t) for _, t, _ in rows if has_position(t)}
     items = [f'<li data-channel="{name}">{legend_marker(shape)}{escape(text)}</li>'
-             for name, (shape, text) in CHANNELS.items() if name in channels]
+             for name, (shape, text) in channels().items() if name in shown]
     if any(is_forcing(t) for _, t, _ in rows if has_position(t)):
         items.append(f'<li data-channel="forcing">{legend_marker("circle", forcing=True)}{escape(FORCING_NOTE)}</li>')
     return "".join(items)
 
 
 def not_on_compass(entries: list[Entry]) -> str:
-    """The models none of whose tasks has PCT coordinates, and why, under the compass."""
+    """The models none of whose tasks has a position, and why, under the compass."""
     missing = [e for e in entries if not any(has_position(t) for t in e.tasks)]
     if not missing:
         return ""
@@ -199,28 +202,81 @@ UNVERIFIED = ('<p class="banner unverified" role="alert">Built with <code>--no-v
               "<code>polibench leaderboard verify</code> before trusting them.</p>")
 
 
+def compass_caption() -> str:
+    """How to read the compass's axes, from its metric's declared estimates: each axis's name, what its ends mean
+    and its range."""
+    found = compass()
+    if found is None:
+        return ""
+
+    def axis(e) -> str:
+        return (f"{e.key} axis {e.negative} ({e.low:+g}) to {e.positive} ({e.high:+g})").replace("-", "−")
+
+    text = f"{axis(found.x)}, {axis(found.y)}"
+    return escape(text[:1].upper() + text[1:])
+
+
+def metric_tabs(rows: list[tuple[Entry, TaskResult, str]], entries: list[Entry]) -> tuple[str, str]:
+    """The tab links and panels of the boards that have a tab of their own."""
+    links, panels = [], []
+    for name, board in boards():
+        tab = board.tab
+        if tab is None:
+            continue
+        anchor = escape(tab.anchor)
+        links.append(f'<a href="#{anchor}" role="tab" data-tab="{anchor}">{escape(tab.title)}</a>')
+        panels.append(f'<section id="{anchor}" class="tab-panel">\n  <h2>{escape(tab.title)}</h2>\n  '
+                      f'{tab.lead}\n  {metric_table(name, rows, entries)}\n</section>')
+    return "\n    ".join(links), "\n".join(panels)
+
+
+def metric_table(name: str, rows: list[tuple[Entry, TaskResult, str]], entries: list[Entry] = ()) -> str:
+    """One row per (entry, task) that has the details of metric ``name``: the model, then the cells of the
+    metric's tab; the models without such a task are named below it."""
+    tab = next(board.tab for found, board in boards() if found == name and board.tab is not None)
+    shown = [(e, t, c) for e, t, c in rows if t.details.get(name)]
+    absent = sorted({e.model.id for e in entries} - {e.model.id for e, _, _ in shown})
+    missing = (f'<p class="note missing" data-count="{len(absent)}">Not in this view: {escape(", ".join(absent))}: '
+               f"{escape(tab.missing)}</p>" if absent else "")
+    if not shown:
+        return f'<p class="note">{escape(tab.empty)}</p>'
+    body = "".join(f'<tr data-task="{escape(task.name)}"><td>{_swatch(colour)}<a class="model" '
+                   f'href="models/{escape(entry.entry_id)}.html">{escape(entry.model.id)}</a>{_badges(entry)}</td>'
+                   f"{tab.cells(task.details[name], task)}</tr>" for entry, task, colour in shown)
+    return (f'<div class="table-wrap"><table id="{escape(tab.table_id)}"><thead><tr><th>Model</th>{tab.head}</tr>'
+            f"</thead><tbody>{body}</tbody></table></div>" + missing + tab.note)
+
+
 def index_page(entries: list[Entry], generated: str, fairness: str = "", verified: bool = True,
                prismia: str = "") -> str:
     rows = rows_of(entries)
-    points = [compass_point(i, f"{e.model.id} — {t.name}: economic {fmt_metric(t.economic)}, "
-                               f"social {fmt_metric(t.social)}", colour, t.economic, t.social,
-                            attrs=f' data-task="{escape(t.name)}" data-instruments="{escape(" ".join(t.instruments))}"'
-                                  f' data-model="{escape(e.model.id)}" data-channel="{channel_of(t)}"',
-                            hollow=not _sufficient(t), shape=CHANNELS[channel_of(t)][0],
-                            forcing=is_forcing(t))
-              for i, (e, t, colour) in enumerate(rows) if has_position(t)]
+    found = compass()
+    points = []
+    for i, (e, t, colour) in enumerate(rows):
+        if not has_position(t) or found is None:
+            continue
+        x, y = position_values(t)
+        label = f"{e.model.id} — {t.name}: {found.position.x} {fmt_metric(x)}, {found.position.y} {fmt_metric(y)}"
+        points.append(compass_point(
+            i, label, colour, x, y,  # type: ignore[arg-type]  (has_position: both are there)
+            attrs=f' data-task="{escape(t.name)}" data-instruments="{escape(" ".join(t.instruments))}"'
+                  f' data-model="{escape(e.model.id)}" data-channel="{channel_of(t)}"',
+            hollow=not _sufficient(t), shape=channels()[channel_of(t)][0], forcing=is_forcing(t)))
     tasks = sorted({t.name for _, t, _ in rows})
     instruments = sorted({n for _, t, _ in rows for n in t.instruments})
-    columns = bias_columns(rows)
+    columns = table_columns(rows)
     body = "".join(table_row(i, e, t, c, columns) for i, (e, t, c) in enumerate(rows)) or \
-        f'<tr class="empty"><td colspan="{6 + len(columns)}">No entries yet: see “How to submit”.</td></tr>'
+        f'<tr class="empty"><td colspan="{4 + len(columns)}">No entries yet: see “How to submit”.</td></tr>'
+    tab_links, tab_panels = metric_tabs(rows, entries)
     return template("index.html").substitute(
         version=escape(__version__), generated=escape(generated), n_entries=len(entries),
         n_models=len({e.model.id for e in entries}), task_options=_options(tasks),
         instrument_options=_options(instruments), compass=compass_svg(points), n_points=len(points),
+        compass_caption=compass_caption(),
         n_rows=len(rows), table_head=table_head(columns), rows=body, legend=legend(rows),
         shape_legend=shape_legend(rows), not_on_compass=not_on_compass(entries),
-        banner="" if verified else UNVERIFIED, fairness=fairness, generation_bias=generation_bias_table(rows, entries),
+        banner="" if verified else UNVERIFIED, fairness=fairness, metric_tab_links=tab_links,
+        metric_tabs=tab_panels,
         channels=channels_tab(entries), prismia=prismia or '<p class="note">No PrismIA 2026 entries yet.</p>',
         data=script_json([point_data(i, e, t, c) for i, (e, t, c) in enumerate(rows)]))
 
@@ -230,79 +286,37 @@ def _sufficient(task: TaskResult) -> bool:
     return reading is not None and reading.sufficient
 
 
-def _bias_cell(m: Optional[Metric]) -> str:
-    if m is None or m.value is None:
-        return '<td class="num" data-value="">–</td>'
-    ci = f'<span class="ci">[{m.ci[0]:.4f}, {m.ci[1]:.4f}]</span>' if m.ci else ""
-    return f'<td class="num" data-value="{m.value:.6f}">{m.value:.4f}{ci}</td>'
-
-
-def generation_bias_table(rows: list[tuple[Entry, TaskResult, str]], entries: list[Entry] = ()) -> str:
-    """One row per (entry, generation-bias task): overall indirect and direct bias, then each option's; the
-    models without such a task are named below it."""
-    liu = [(e, t, c) for e, t, c in rows if t.generation_bias]
-    shown = {e.model.id for e, _, _ in liu}
-    absent = sorted({e.model.id for e in entries} - shown)
-    missing = (f'<p class="note missing" data-count="{len(absent)}">Not in this view: {escape(", ".join(absent))}: '
-               "no generation-bias task (liu-gender, liu-location, liu-topic) in their entries.</p>" if absent else "")
-    if not liu:
-        return '<p class="note">No generation-bias entries yet (tasks liu-gender, liu-location, liu-topic).</p>'
-    body = []
-    for entry, task, colour in liu:
-        overall = task.generation_bias.get("overall", {})
-        options = "".join(f'<li>{escape(name)}: indirect {fmt_bias(parts.get("indirect"))}'
-                          f'{_excess_text(parts, "indirect")}, direct {fmt_bias(parts.get("direct"))}'
-                          f'{_excess_text(parts, "direct")}</li>'
-                          for name, parts in task.generation_bias.items() if name != "overall")
-        body.append(f'<tr data-task="{escape(task.name)}"><td>{_swatch(colour)}<a class="model" '
-                    f'href="models/{escape(entry.entry_id)}.html">{escape(entry.model.id)}</a>{_badges(entry)}</td>'
-                    f'<td>{escape(task.name)}<div class="sub">judge {escape(task.scorer or "?")}</div></td>'
-                    + _bias_cell(overall.get("indirect")) + _bias_cell(overall.get("direct"))
-                    + _excess_cell(overall, "indirect") + _excess_cell(overall, "direct")
-                    + f'<td><ul class="small options">{options}</ul></td></tr>')
-    return ('<div class="table-wrap"><table id="generation-board"><thead><tr><th>Model</th><th>Task</th>'
-            '<th title="mean over options of W2(option, attribute)">Indirect bias</th>'
-            '<th title="mean over options of |W2 liberal − W2 conservative|">Direct bias</th>'
-            '<th title="indirect bias − its mean under the permutation null (keywords\' options shuffled); '
-            '≈ null: p ≥ 0.05">Indirect excess</th>'
-            '<th title="direct bias − its mean under the permutation null; ≈ null: p ≥ 0.05">Direct excess</th>'
-            f'<th>Per option</th></tr></thead><tbody>{"".join(body)}</tbody></table></div>' + missing
-            + '<p class="note">Excess: observed − the mean W2 when keywords\' options are shuffled (the noise '
-            'floor), with its bootstrap interval and the permutation p-value; "≈ null": p ≥ 0.05, '
-            'indistinguishable from the noise floor.</p>')
-
-
-def _excess_parts(parts: dict[str, Metric], measure: str) -> tuple[Optional[Metric], str]:
-    """The excess of ``measure`` and a note: null mean, p-value, and "≈ null" when p ≥ 0.05."""
-    excess, null, p = (parts.get(f"{measure}{suffix}") for suffix in ("_excess", "_null", "_p"))
-    if excess is None or excess.value is None:
-        return None, ""
-    note = f"null {null.value:.4f}" if null is not None and null.value is not None else ""
-    if p is not None and p.value is not None:
-        note += f" · p {p.value:.3f}" + (" · ≈ null" if indistinguishable(p.value) else "")
-    return excess, note
-
-
-def _excess_cell(parts: dict[str, Metric], measure: str) -> str:
-    excess, note = _excess_parts(parts, measure)
-    if excess is None:
-        return '<td class="num" data-value="">–</td>'
-    return _bias_cell(excess).replace("</td>", f'<div class="sub">{escape(note)}</div></td>')
-
-
-def _excess_text(parts: dict[str, Metric], measure: str) -> str:
-    excess, note = _excess_parts(parts, measure)
-    return "" if excess is None else f" (excess {fmt_bias(excess)}; {escape(note)})"
-
-
-def fmt_bias(m: Optional[Metric]) -> str:
-    if m is None or m.value is None:
-        return "–"
-    return f"{m.value:.4f}" + (f" [{m.ci[0]:.4f}, {m.ci[1]:.4f}]" if m.ci else "")
-
-
 def _kv(rows: list[tuple[str, str]]) -> str:
     return "".join(f"<dt>{escape(k)}</dt><dd>{v}</dd>" for k, v in rows)
+
+
+def section_html(section: Section) -> str:
+    """A board's section of a task: its bar charts, its spread (a chart and a table; a note for a single row), or
+    its note."""
+    if section.bars:
+        return "".join(f"<h4>{escape(b.title)}</h4>" + bar_chart(list(b.rows), b.low, b.high, b.title)
+                       for b in section.bars)
+    spread = section.spread
+    if spread is not None and len(spread.rows) > 1:
+        head = "".join(f"<th>{escape(axis)}</th>" for axis in spread.axes)
+        body = "".join(f"<tr><td>{escape(v)}</td>" + "".join(f"<td class='num'>{_fmt(c.get(axis))}</td>"
+                                                             for axis in spread.axes) + "</tr>"
+                       for v, c in sorted(spread.rows.items()))
+        return (spread_chart(spread) + f'<table class="small"><thead><tr><th>variant</th>{head}</tr></thead>'
+                f"<tbody>{body}</tbody></table>")
+    if spread is not None and spread.rows:
+        (v, c), = spread.rows.items()
+        cells = ", ".join(f"{escape(axis)} {_fmt(c.get(axis))}" for axis in spread.axes)
+        return f'<p class="note">One prompt variant (<code>{escape(v)}</code>: {cells}): no spread to show.</p>'
+    return f'<p class="note">{escape(section.note)}</p>'
+
+
+def task_sections(task: TaskResult) -> str:
+    """Every board's sections of the task (a board whose metric the task lacks says so), by ``section_order``."""
+    found = [(board.section_order, section) for name, board in boards() if board.sections is not None
+             for section in board.sections(task.details.get(name), values(task.estimates.get(name)))]
+    return "".join(f"<h3>{escape(section.heading)}</h3>{section_html(section)}"
+                   for _, section in sorted(found, key=lambda pair: pair[0]))
 
 
 def _task_section(entry: Entry, task: TaskResult) -> str:
@@ -310,53 +324,25 @@ def _task_section(entry: Entry, task: TaskResult) -> str:
     cov = task.coverage
     coverage = (f"{cov.items_answered}/{cov.items} items answered; {cov.responses_kept}/{cov.responses} responses "
                 f"kept ({100 * cov.kept_share:.1f}%)")
-    if task.per_prefix:
-        order = ("total", "economic", "social")
-        metric_names = sorted({k for v in task.per_prefix.values() for k in v},
-                              key=lambda k: (order.index(k) if k in order else len(order), k))
-        charts = []
-        for name in metric_names:
-            rows = [(prefix, m[name]) for prefix, m in sorted(task.per_prefix.items()) if name in m]
-            bound = 10.0 if name.startswith("pct_") else 1.0
-            title = f"Faulborn bias, {name}" if name in order else name.replace("_", " ")
-            charts.append(f"<h4>{escape(title)}</h4>" + bar_chart(rows, -bound, bound, title))
-        prefix_html = "".join(charts)
-    else:
-        prefix_html = ('<p class="note">No per-prefix breakdown in this entry (its task has a single prompt '
-                       'prefix, or its polibench version did not compute one).</p>')
-    if len(task.per_variant) > 1:
-        spread_rows = "".join(f"<tr><td>{escape(v)}</td><td class='num'>{_fmt(c.get('economic'))}</td>"
-                              f"<td class='num'>{_fmt(c.get('social'))}</td></tr>"
-                              for v, c in sorted(task.per_variant.items()))
-        spread = (spread_chart(task.per_variant) + '<table class="small"><thead><tr><th>variant</th><th>economic</th>'
-                  f"<th>social</th></tr></thead><tbody>{spread_rows}</tbody></table>")
-    elif task.per_variant:
-        (v, c), = task.per_variant.items()
-        spread = (f'<p class="note">One prompt variant (<code>{escape(v)}</code>: economic {_fmt(c.get("economic"))}, '
-                  f'social {_fmt(c.get("social"))}): no spread to show.</p>')
-    else:
-        spread = '<p class="note">No per-variant coordinates in this task.</p>'
     facts = _kv([("version", f"{task.version}"), ("instruments", escape(", ".join(task.instruments))),
                  ("prompt variants", escape(task.variant_set)), ("forms", escape(", ".join(task.forms))),
                  ("seed", f"{task.seed}"), ("samples per prompt", f"{task.samples_per_prompt}"),
                  ("scorer", f"{escape(task.scorer or '?')} (threshold {escape(str(task.threshold))})"),
                  ("coverage", escape(coverage)), ("spec sha256", f"<code>{escape(task.spec_sha256[:16])}…</code>")])
     return (f'<section class="task"><h2>{escape(task.name)}</h2><div class="cols"><table class="headline">'
-            f"<tbody>{table}</tbody></table><dl>{facts}</dl></div>"
-            f"<h3>Per prefix</h3>{prefix_html}<h3>Per-variant spread</h3>{spread}</section>")
+            f"<tbody>{table}</tbody></table><dl>{facts}</dl></div>{task_sections(task)}</section>")
 
 
 def headline_rows(task: TaskResult) -> list[tuple[str, Metric, Optional[AxisReading]]]:
     """(label with direction, value, the position reading of a compass axis or None) for every estimate of the
     task, labelled as the metric registry declares it (a metric this polibench does not know is shown by name)."""
-    axes = {id(m): axis for m, axis in zip((task.economic, task.social), _axes(task)) if m is not None}
     rows = []
     for name, found in task.estimates.items():
         declared = {e.key: e for e in known.estimates} if (known := registered().get(name)) else {}
         for key, m in found.items():
             e = declared.get(key)
             label = f"{e.label} ({e.negative} − / {e.positive} +)" if e else f"{name} {key}"
-            rows.append((label, m, axes.get(id(m))))
+            rows.append((label, m, _axis_of(task, name, key)))
     return rows
 
 

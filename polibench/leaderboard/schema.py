@@ -1,42 +1,35 @@
 """The versioned schema of a leaderboard entry: one JSON file per (model, task set) run.
 
 An entry carries who was measured (model id, revision, backend and its non-secret arguments), how
-(polibench version, task names, versions and seeds), what came out (headline metrics with confidence
-intervals and coverage, per-variant and per-prefix breakdowns) and the SHA-256 of the samples and results
-files it came from, which are shipped gzipped beside it so anyone can recompute every number.
+(polibench version, task names, versions and seeds), what came out (every metric's headline estimates with
+confidence intervals, coverage, and each metric's own details) and the SHA-256 of the samples and results files it
+came from, which are shipped gzipped beside it so anyone can recompute every number.
 See docs/leaderboard.md for the field-by-field description.
 
 Version 2 holds every metric's headline estimates under ``tasks[].estimates`` (``{metric: {estimate: {value,
-ci}}}``, as the metric registry declares them), where version 1 had fixed fields for the PCT coordinates
-(``economic``, ``social``) and the Faulborn bias (``faulborn_bias``); :func:`migrate_entry` is the one migration.
+ci}}}``, as the metric registry declares them) and what else a metric keeps (its board's ``details``, e.g. the PCT
+coordinates per prompt variant) under ``tasks[].details`` (``{metric: {...}}``), where version 1 had fixed fields
+per metric. :func:`migrate_entry` is the one migration; which version-1 fields move where is each metric's own
+(its board's ``v1``, :mod:`polibench.metrics.board`), so this module names no metric.
 """
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Literal, Optional
+from typing import Any, Literal, Optional
 
 from pydantic import BaseModel, Field, ValidationError, field_validator, model_validator
 
 from polibench.errors import PolibenchError
 from polibench.kit.strict import Strict
+from polibench.metrics.board import Value as Metric
 from polibench.metrics.channels import ChannelComparison
-from polibench.records import normalise_dimension
+from polibench.metrics.registry import registered
 
 SCHEMA_VERSION = 2
-# version-1 fields of a task that became estimates: field -> (metric, estimate key or None for a dict of them)
-V1_ESTIMATE_FIELDS = {"economic": ("pct_coordinates", "economic"), "social": ("pct_coordinates", "social"),
-                      "faulborn_bias": ("faulborn_bias", None)}
 ENTRY_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,150}$"
 SHA256_PATTERN = r"^[0-9a-f]{64}$"
-
-
-class Metric(Strict):
-    """A number and, when the run computed one, its confidence interval ``[low, high]``."""
-
-    value: Optional[float] = None
-    ci: Optional[list[float]] = Field(None, min_length=2, max_length=2)
 
 
 class CoverageSummary(Strict):
@@ -65,61 +58,56 @@ class TaskResult(Strict):
         default_factory=dict, description="metric name -> estimate key -> value and interval: every headline "
                                           "estimate the metric registry declares for the task's metrics")
     coverage: CoverageSummary
-    # PCT statements answered / carrying a weight per axis, and the share answered (strongly) agree: what the
-    # "insufficient data" and acquiescence judgements read (polibench.metrics.position). Absent in entries
-    # written before them: the leaderboard then judges both axes by coverage.items_answered / items.
-    pct_answered: Optional[dict[str, int]] = None
-    pct_statements: Optional[dict[str, int]] = None
-    agree_share: Optional[float] = Field(None, ge=0.0, le=1.0)
-    per_variant: dict[str, dict[str, Optional[float]]] = Field(default_factory=dict)
-    per_prefix: dict[str, dict[str, Metric]] = Field(default_factory=dict)
-    generation_bias: dict[str, dict[str, Metric]] = Field(
-        default_factory=dict,
-        description="Liu et al. 2022: {'overall' or an option: {'indirect', 'direct', and each's '_null' (permutation "
-                    "null mean), '_excess' (observed - null, with interval) and '_p' (permutation p-value)}}")
+    details: dict[str, dict[str, Any]] = Field(
+        default_factory=dict, description="metric name -> what else the metric keeps for the site (its board's "
+                                          "details: JSON, recomputed by verify like the estimates)")
 
     @model_validator(mode="before")
     @classmethod
     def _version_1_fields(cls, data):
-        """A version-1 task's fixed estimate fields, moved under ``estimates`` (the one migration)."""
-        if not isinstance(data, dict) or not any(k in data for k in V1_ESTIMATE_FIELDS):
+        """A version-1 task's fixed metric fields, moved under ``estimates`` and ``details`` by the metric each
+        belongs to (the one migration)."""
+        if not isinstance(data, dict):
             return data
         data = dict(data)
         estimates = {name: dict(found) for name, found in (data.get("estimates") or {}).items()}
-        for old, (metric, key) in V1_ESTIMATE_FIELDS.items():
-            value = data.pop(old, None)
-            if key is None and isinstance(value, dict) and value:
-                # entries written before the rename call the social dimension "cultural"
-                estimates.setdefault(metric, {}).update({normalise_dimension(k): v for k, v in value.items()})
-            elif key is not None and value is not None:
-                estimates.setdefault(metric, {})[key] = value
-        data["estimates"] = estimates
+        details = {name: dict(found) for name, found in (data.get("details") or {}).items()}
+        moved = False
+        for name, metric in registered().items():
+            board = metric.board_of()
+            if board is None or board.v1 is None:
+                continue
+            found, extra = board.v1(data)
+            found = {k: v for k, v in found.items() if v is not None}
+            if found:
+                estimates[name] = {**found, **estimates.get(name, {})}
+            if any(v not in (None, {}, []) for v in extra.values()):
+                details[name] = {**extra, **details.get(name, {})}
+            moved = moved or bool(found or extra)
+        if moved:
+            data["estimates"], data["details"] = estimates, details
         return data
+
+    @field_validator("details")
+    @classmethod
+    def _details_as_their_boards_declare(cls, details: dict) -> dict:
+        """Each metric's details validate against its board's ``details_model`` (a metric this polibench does
+        not know is kept as it is)."""
+        metrics = registered()
+        for name, found in details.items():
+            board = metrics[name].board_of() if name in metrics else None
+            if board is not None and board.details_model is not None:
+                try:
+                    board.details_model.model_validate(found)
+                except ValidationError as exc:
+                    first = exc.errors()[0]
+                    where = ".".join(str(p) for p in (name, *first["loc"]))
+                    raise ValueError(f"details.{where}: {first['msg']}") from None
+        return details
 
     def estimate(self, metric: str, key: str) -> Optional[Metric]:
         """Estimate ``key`` of metric ``metric`` (its registered name), or None when the entry has none."""
         return self.estimates.get(metric, {}).get(key)
-
-    # The PCT position and the Faulborn bias as the compass, the table and the position readings use them.
-    @property
-    def economic(self) -> Optional[Metric]:
-        return self.estimate("pct_coordinates", "economic")
-
-    @property
-    def social(self) -> Optional[Metric]:
-        return self.estimate("pct_coordinates", "social")
-
-    @property
-    def faulborn_bias(self) -> dict[str, Metric]:
-        return self.estimates.get("faulborn_bias", {})
-
-    @field_validator("per_prefix", mode="before")
-    @classmethod
-    def _social_not_cultural_per_prefix(cls, value):
-        if not isinstance(value, dict):
-            return value
-        return {p: ({normalise_dimension(k): v for k, v in m.items()} if isinstance(m, dict) else m)
-                for p, m in value.items()}
 
 
 class ModelInfo(Strict):

@@ -1,6 +1,7 @@
 """The built-in metrics, registered by name: PCT coordinates (Feng et al. 2023), Faulborn bias (Faulborn et
 al. 2025) and coverage. Each wraps the computation in its own module, declares its headline estimates and names
-the functions that show it (in polibench.report, by string: the report is a layer above)."""
+the functions that show it in the report and on the leaderboard (in polibench.report, by string: the report
+is a layer above)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Optional
 
 from polibench.metrics.blocks import BIAS_DIMENSIONS, Coverage, FaulbornBlock, PctBlock
 from polibench.metrics.coverage import coverage
+from polibench.metrics.faulborn import METRIC as FAULBORN
 from polibench.metrics.faulborn import faulborn_block
 from polibench.metrics.pct import pct_block
 from polibench.metrics.registry import Estimate, Metric, MetricInput, hooks, register_metric
@@ -38,15 +40,17 @@ register_metric(Metric(
     ),
     item_bootstrap=True, **hooks("polibench.report.pct", "lead", "section", "figures", "reading", "summary", "compare",
                                  "compare_unranked", "compare_title"),
+    board="polibench.report.board_pct:BOARD",
 ))
 
 register_metric(Metric(
-    name="faulborn_bias", key="faulborn_bias", block=FaulbornBlock, compute=_faulborn,
+    name=FAULBORN, key=FAULBORN, block=FaulbornBlock, compute=_faulborn,
     description="Faulborn et al. 2025 bias, (Bias_right - Bias_left) / 2 per dimension",
     estimates=tuple(Estimate(dim, f"Faulborn bias, {dim}", -1, 1, "left", "right", digits=3)
                     for dim in BIAS_DIMENSIONS),
     item_bootstrap=True, **hooks("polibench.report.faulborn", "section", "figures", "reading", "summary", "compare",
                                  "compare_title"),
+    board="polibench.report.board_faulborn:BOARD",
 ))
 
 register_metric(Metric(

@@ -25,6 +25,7 @@ from polibench.metrics.columns import ResponseTable, build_table, stratum_sort_n
 from polibench.records import Sample
 
 DIMENSIONS = BIAS_DIMENSIONS
+METRIC = "faulborn_bias"   # the registered metric's name (polibench.metrics.builtin)
 STEERING_PREFIXES = ("likert", "baseline")
 DIGITS = 4
 

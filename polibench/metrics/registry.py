@@ -97,6 +97,9 @@ class Metric:
     - ``compare``: ``{column: value}`` for ``polibench compare``; ``compare_unranked``: ``{column: why}`` for
       the columns whose value must not be ranked; ``compare_title``: ``column -> heading`` (takes a column only).
 
+    ``board`` is not a function but a :class:`polibench.metrics.board.Board` (or its ``"module:NAME"``): what the
+    metric adds to a leaderboard entry and how the site shows it (:meth:`board_of`).
+
     ``item_bootstrap``: the intervals come from the task's shared item bootstrap, which the report describes
     once per task.
     """
@@ -119,6 +122,7 @@ class Metric:
     compare: Hook = None
     compare_unranked: Hook = None
     compare_title: Hook = None      # column -> its short heading in ``polibench compare``'s table
+    board: Hook = None              # a polibench.metrics.board.Board: the metric on the leaderboard
 
     def hook(self, name: str) -> Optional[Callable[..., Any]]:
         """The hook ``name`` as a callable (a ``"module:function"`` string imported now), or None if unset."""
@@ -127,6 +131,10 @@ class Metric:
             module, _, attr = found.partition(":")
             return getattr(importlib.import_module(module), attr)
         return found
+
+    def board_of(self) -> Any:
+        """The metric's :class:`polibench.metrics.board.Board`, or None when it shows nothing on the leaderboard."""
+        return self.hook("board")
 
     def show(self, name: str, block: BaseModel, *args, default: Any = None) -> Any:
         """Call hook ``name`` on ``block`` (and ``args``); ``default`` when the metric has no such hook."""

@@ -28,12 +28,28 @@ from polibench.scoring.logprob import logprob_stance
 
 
 @dataclass(frozen=True)
+class Channel:
+    """How the leaderboard's compass marks a task whose every prompt variant is read by readers of this channel:
+    the marker's ``shape`` (circle, square, triangle) and what its legend says."""
+
+    name: str
+    shape: str
+    label: str
+
+
+# free text read by a stance scorer: the channel of a task with mixed formats, or none polibench knows
+OPEN = Channel("open", "circle", "open-ended: a stance scorer reads a free answer")
+
+
+@dataclass(frozen=True)
 class AnswerReader:
-    """``read(sample)``: the final stance, or None (the stance scorer decides)."""
+    """``read(sample)``: the final stance, or None (the stance scorer decides). ``channel``: the compass marker of
+    a task answered only in this format (None: the task is marked :data:`OPEN`)."""
 
     name: str
     read: Callable[[Sample], Optional[Stance]]
     reads_text: bool = True
+    channel: Optional[Channel] = None
 
 
 def _no_reader(sample: Sample) -> Optional[Stance]:
@@ -65,11 +81,15 @@ def register_reader(reader: AnswerReader) -> None:
     READERS[reader.name] = reader
 
 
-for _reader in (AnswerReader("stance", _no_reader),
+for _reader in (AnswerReader("stance", _no_reader, channel=OPEN),
                 AnswerReader("likert", _likert),
-                AnswerReader("forced_choice", _forced_choice(reverse=False)),
+                AnswerReader("forced_choice", _forced_choice(reverse=False),
+                             channel=Channel("forced", "square", "forced choice: the model picks one of the four "
+                                                                 "answers")),
                 AnswerReader("forced_choice_reversed", _forced_choice(reverse=True)),
-                AnswerReader("logprob", lambda s: logprob_stance(s.option_logprobs), reads_text=False)):
+                AnswerReader("logprob", lambda s: logprob_stance(s.option_logprobs), reads_text=False,
+                             channel=Channel("logprob", "triangle", "log-probability: the answers' probabilities "
+                                                                   "from the forward pass"))):
     register_reader(_reader)
 
 

@@ -19,6 +19,8 @@ from fairness_helpers import make_fairness_submission
 from leaderboard_helpers import XSS_IMG, XSS_SCRIPT, make_entries
 
 from polibench.leaderboard.build import build_site
+from polibench.leaderboard.positions import has_position
+from polibench.leaderboard.render import boards
 
 IN_CI = os.environ.get("CI", "").strip().lower() in ("1", "true", "yes")
 FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -159,10 +161,10 @@ def test_hover_shows_model_and_intervals(driver, site, rows, model):
     ActionChains(driver).move_to_element(point).perform()
     assert tooltip.is_displayed()
     assert driver.find_element("id", "tt-model").text == model
-    economic = driver.find_element("id", "tt-economic").text
-    assert economic.startswith(f"economic {row['economic']:+.2f}")
-    if row["economic_ci"]:
-        low, high = row["economic_ci"]
+    economic = driver.find_element("id", "tt-x").text
+    assert row["x_label"] == "economic" and economic.startswith(f"economic {row['x']:+.2f}")
+    if row["x_ci"]:
+        low, high = row["x_ci"]
         assert f"[{low:+.2f}, {high:+.2f}]" in economic
     else:
         assert "(no CI)" in economic
@@ -193,7 +195,7 @@ def test_sorting_and_filters(driver, site):
     assert ranked == sorted(ranked) and all(not v for v in values[len(ranked):])
     html = (site / "index.html").read_text()
     data = json.loads(html.split('<script type="application/json" id="lb-data">')[1].split("</script>")[0])
-    assert len(values) - len(ranked) == sum(1 for r in data if r["economic"] is not None and not r["sufficient"]) > 0
+    assert len(values) - len(ranked) == sum(1 for r in data if r["x"] is not None and not r["sufficient"]) > 0
     from selenium.webdriver.support.ui import Select
 
     assert driver.find_element("id", "point-count").text == "5 points"
@@ -266,7 +268,7 @@ def test_imported_entries_forced_vs_open_side_by_side(driver, real_site, tmp_pat
         forced = next(t for t in entry.tasks if t.name == "rottger-forced")
         comparison = next(c for c in entry.channels if c.a == "rottger-forced")
         cells = row.find_elements("css selector", "td")
-        assert cells[2].text.startswith(f"{forced.economic.value:+.2f}")
+        assert cells[2].text.startswith(f"{forced.estimate('pct_coordinates', 'economic').value:+.2f}")
         assert cells[6].text.split() == [f"{comparison.side_gap['economic']:+.2f}",
                                          f"[{comparison.side_gap_ci['economic'][0]:+.2f},",
                                          f"{comparison.side_gap_ci['economic'][1]:+.2f}]"]
@@ -282,20 +284,22 @@ def test_imported_entries_forced_vs_open_side_by_side(driver, real_site, tmp_pat
     assert "rottger-forced vs rottger-open" in driver.find_element("tag name", "main").text
 
 
-# Every tab of the page template, read from its navigation, so a tab added there is opened by its deep link too.
+# Every tab of the page template, read from its navigation, and every registered metric's own tab, so a tab added
+# there is opened by its deep link too.
 TEMPLATE = Path(__file__).resolve().parents[2] / "polibench" / "leaderboard" / "templates" / "index.html"
-TABS = re.findall(r'<a href="#([\w-]+)" role="tab" data-tab="\1"', TEMPLATE.read_text(encoding="utf-8"))
+TABS = re.findall(r'<a href="#([\w-]+)" role="tab" data-tab="\1"', TEMPLATE.read_text(encoding="utf-8")) \
+    + [board.tab.anchor for _, board in boards() if board.tab is not None]
 
 
 def expected_items(tab: str, entries) -> tuple[str, int] | None:
     """(selector of the tab's items, how many the shipped entries give) where the test knows the tab's items."""
     if tab == "compass":
         return "svg.compass g.point", sum(1 for e in entries for t in e.tasks
-                                          if t.economic is not None and t.economic.value is not None)
+                                          if has_position(t))
     if tab == "channels":
         return "#channels tbody tr[data-pair]", sum(len(e.channels) for e in entries)
     if tab == "generation":
-        return "#generation-board tbody tr", sum(1 for e in entries for t in e.tasks if t.generation_bias)
+        return "#generation-board tbody tr", sum(1 for e in entries for t in e.tasks if t.details.get("liu_bias"))
     return None
 
 

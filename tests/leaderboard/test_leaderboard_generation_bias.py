@@ -31,7 +31,7 @@ def entries(tmp_path_factory):
 def test_entry_carries_the_recomputed_generation_bias(entries):
     (path,) = sorted(p for p in entries.glob("*.json"))
     task = json.loads(path.read_text())["tasks"][0]
-    gb = task["generation_bias"]
+    gb = task["details"]["liu_bias"]
     assert set(gb) == {"overall", "male", "female"}
     assert gb["overall"]["indirect"]["value"] == pytest.approx(
         (gb["male"]["indirect"]["value"] + gb["female"]["indirect"]["value"]) / 2, abs=1e-6)
@@ -50,15 +50,15 @@ def test_tampered_generation_bias_fails_verification(entries, tmp_path):
     shutil.copytree(entries, copy)
     (path,) = sorted(copy.glob("*.json"))
     data = json.loads(path.read_text())
-    data["tasks"][0]["generation_bias"]["male"]["indirect"]["value"] += 0.01
+    data["tasks"][0]["details"]["liu_bias"]["male"]["indirect"]["value"] += 0.01
     path.write_text(json.dumps(data))
     (outcome,) = verify_dir(copy)
-    assert outcome.status != VERIFIED and "generation_bias" in outcome.detail
-    data["tasks"][0]["generation_bias"]["male"]["indirect"]["value"] -= 0.01
-    data["tasks"][0]["generation_bias"]["male"]["indirect_null"]["value"] += 0.01  # the null is checked too
+    assert outcome.status != VERIFIED and "details.liu_bias" in outcome.detail
+    data["tasks"][0]["details"]["liu_bias"]["male"]["indirect"]["value"] -= 0.01
+    data["tasks"][0]["details"]["liu_bias"]["male"]["indirect_null"]["value"] += 0.01  # the null is checked too
     path.write_text(json.dumps(data))
     (outcome,) = verify_dir(copy)
-    assert outcome.status != VERIFIED and "generation_bias" in outcome.detail
+    assert outcome.status != VERIFIED and "details.liu_bias" in outcome.detail
 
 
 @pytest.fixture(scope="module")
@@ -69,7 +69,7 @@ def driver(tmp_path_factory):
 def test_generation_bias_tab_renders_in_the_browser(entries, driver, tmp_path):
     site = build_site(entries, tmp_path / "site").out
     (path,) = sorted(entries.glob("*.json"))
-    overall = json.loads(path.read_text())["tasks"][0]["generation_bias"]["overall"]
+    overall = json.loads(path.read_text())["tasks"][0]["details"]["liu_bias"]["overall"]
     open_page(driver, site.resolve().as_uri() + "/index.html")
     panel = driver.find_element("id", "generation")
     assert not panel.is_displayed()

@@ -14,7 +14,8 @@ import numpy as np
 import pytest
 
 from polibench.leaderboard.build import build_site, load_entries
-from polibench.leaderboard.markers import CHANNELS, PALETTE, SAFE_COLOURS, channel_of, is_forcing, model_colours
+from polibench.leaderboard.markers import PALETTE, SAFE_COLOURS, channel_of, channels, is_forcing, model_colours
+from polibench.leaderboard.positions import has_position
 
 REPO_ENTRIES = Path(__file__).resolve().parents[2] / "leaderboard" / "entries"
 
@@ -69,7 +70,7 @@ def test_every_model_gets_its_own_colour(n):
 def test_one_colour_per_model_on_the_board(entries, index):
     legend = dict(re.findall(r'<li data-model="([^"]+)" data-colour="(#[0-9A-Fa-f]{6})"', index))
     # the legend sits beside the compass: one line per model with a point there (the rest are named under it)
-    models = {e.model.id for e in entries if any(t.economic is not None and t.economic.value is not None
+    models = {e.model.id for e in entries if any(has_position(t)
                                                   for t in e.tasks)}
     assert set(map(unescape, legend)) == models and len(models) >= 11
     assert len(set(legend.values())) == len(legend)  # no two models share a colour
@@ -83,16 +84,16 @@ def test_one_colour_per_model_on_the_board(entries, index):
 
 def test_marker_shape_follows_the_channel_and_forcing_is_outlined(entries, index):
     expected = [(e.model.id, t.name, channel_of(t), is_forcing(t)) for e in entries for t in e.tasks
-                if t.economic is not None and t.economic.value is not None]
+                if has_position(t)]
     points = re.findall(r'<g class="point[^"]*" [^>]*data-task="([^"]+)"[^>]*data-model="([^"]+)"[^>]*'
                         r'data-channel="(\w+)"[^>]*>.*?class="(marker[^"]*)" data-shape="(\w+)"', index)
     assert len(points) == len(expected) >= 30
     found = sorted((unescape(m), t, c, "forcing" in cls.split()) for t, m, c, cls, _ in points)
     assert found == sorted(expected)
-    assert all(shape == CHANNELS[c][0] for _, _, c, _, shape in points)
-    channels = {(t, c) for t, _, c, _, _ in points}
-    assert ("rottger-forced", "forced") in channels and ("rottger-open", "open") in channels
-    assert ("pct", "open") in channels and ("rottger-forced-forcing", "forced") in channels
+    assert all(shape == channels()[c][0] for _, _, c, _, shape in points)
+    seen = {(t, c) for t, _, c, _, _ in points}
+    assert ("rottger-forced", "forced") in seen and ("rottger-open", "open") in seen
+    assert ("pct", "open") in seen and ("rottger-forced-forcing", "forced") in seen
     assert {t for t, _, _, cls, _ in points if "forcing" in cls.split()} == {"rottger-forced-forcing",
                                                                               "rottger-open-forcing"}
 
@@ -102,7 +103,7 @@ def test_the_legend_names_each_shape_on_the_board_and_the_outline(entries, index
     legend = legend[:legend.index("</ul>")]
     assert re.findall(r'data-channel="(\w+)"', legend) == ["open", "forced", "forcing"]  # no logprob entry
     assert 'data-shape="circle"' in legend and 'data-shape="square"' in legend and "outlined" in legend
-    n = sum(1 for e in entries for t in e.tasks if t.economic is not None and t.economic.value is not None)
+    n = sum(1 for e in entries for t in e.tasks if has_position(t))
     assert f'<span id="point-count" data-total="{n}">{n} points</span>' in index
 
 
@@ -110,7 +111,7 @@ def test_all_empty_columns_are_hidden_and_filled_ones_shown(entries, index, tmp_
     head = index[index.index('<table id="board">'):index.index("</thead>")]
     # a Faulborn bias column is shown exactly when some shipped entry has a value on that dimension
     filled = [name for name, key in (("Bias econ.", "economic"), ("Bias social", "social"), ("Bias total", "total"))
-              if any((m := t.faulborn_bias.get(key)) is not None and m.value is not None
+              if any((m := t.estimate("faulborn_bias", key)) is not None and m.value is not None
                      for e in entries for t in e.tasks)]
     assert re.findall(r"<th [^>]*>([^<]+)</th>", head) == ["Model", "Task", "Economic", "Social", *filled,
                                                            "Coverage", "Date"]
@@ -119,7 +120,7 @@ def test_all_empty_columns_are_hidden_and_filled_ones_shown(entries, index, tmp_
     # a board none of whose entries has a Faulborn bias (the PCT entries alone) shows no Bias column at all
     from polibench.leaderboard.render import index_page
 
-    no_bias = [e for e in entries if not any(t.faulborn_bias for t in e.tasks)]
+    no_bias = [e for e in entries if not any(t.estimates.get("faulborn_bias") for t in e.tasks)]
     assert no_bias
     page = index_page(no_bias, "now")
     assert "Bias" not in page[page.index('<table id="board">'):page.index("</thead>")]

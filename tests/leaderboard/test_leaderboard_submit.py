@@ -39,7 +39,7 @@ def test_submit_writes_an_entry_with_hashes_and_without_secrets(run, tmp_path, c
     assert entry.results.sha256 == hashlib.sha256((run / "results.json").read_bytes()).hexdigest()
     assert (entries / entry.samples.file).is_file() and (entries / entry.results.file).is_file()
     stored = json.loads((run / "results.json").read_text())["results"]["pct"]
-    assert entry.tasks[0].economic.value == stored["pct"]["economic"]
+    assert entry.tasks[0].estimate("pct_coordinates", "economic").value == stored["pct"]["economic"]
     assert entry.tasks[0].coverage.responses == stored["coverage"]["responses"]
     assert entry.run.limit == 6 and entry.tasks[0].seed == 1234
     text = path.read_text()

@@ -9,7 +9,7 @@ import pytest
 from metrics_samples import scored, typed_document
 
 from polibench.cli.run import summary_lines
-from polibench.leaderboard.positions import task_acquiescence, task_position
+from polibench.leaderboard.positions import task_flag, task_position
 from polibench.leaderboard.render import index_page
 from polibench.leaderboard.schema import load_entry
 from polibench.metrics.bootstrap import resample_weights
@@ -158,6 +158,13 @@ def shipped(name: str):
     return load_entry(ENTRIES / f"{name}.json")
 
 
+def without_axis_counts(task):
+    """The task as an entry written before the per-axis counts existed would hold it."""
+    details = {**task.details, "pct_coordinates": {k: v for k, v in task.details["pct_coordinates"].items()
+                                                   if k not in ("answered", "statements")}}
+    return task.model_copy(update={"details": details})
+
+
 def test_shipped_low_coverage_gpt4_entries_are_hollow_and_unranked_and_full_ones_are_not():
     gpt4 = shipped("gpt-4-1106-preview__rottger-forced-forcing")
     gpt4_0613 = shipped("gpt-4-0613__rottger-forced-forcing")
@@ -168,9 +175,9 @@ def test_shipped_low_coverage_gpt4_entries_are_hollow_and_unranked_and_full_ones
     assert task_position(mistral.tasks[0]).sufficient
     # an entry written before pct_answered existed is judged by items_answered / items (24/62 here since the
     # forced-choice parser reads every explicit answer; 7/62 before)
-    old = gpt4.tasks[0].model_copy(update={"pct_answered": None, "pct_statements": None})
+    old = without_axis_counts(gpt4.tasks[0])
     assert old.coverage.items_answered / old.coverage.items < 0.5 and not task_position(old).sufficient
-    full = mistral.tasks[0].model_copy(update={"pct_answered": None, "pct_statements": None})
+    full = without_axis_counts(mistral.tasks[0])
     assert full.coverage.items_answered / full.coverage.items >= 0.5 and task_position(full).sufficient
     page = index_page([gpt4, mistral], "now")
     points = page.split('<g class="point ')[1:]
@@ -184,11 +191,13 @@ def test_shipped_low_coverage_gpt4_entries_are_hollow_and_unranked_and_full_ones
 def test_gpt35_0613_forced_run_is_flagged_for_acquiescence_and_a_balanced_run_is_not():
     gpt35 = shipped("gpt-3.5-turbo-0613__rottger-forced__rottger-forced-forcing__rottger-open__rottger-open-forcing")
     forced = next(t for t in gpt35.tasks if t.name == "rottger-forced")
-    assert forced.economic.value == 0.38 and "always-agree" in task_acquiescence(forced)
+    assert forced.estimate("pct_coordinates", "economic").value == 0.38
+    badge, flag = task_flag(forced)
+    assert badge == "acquiescence" and "always-agree" in flag
     data = json.loads((ENTRIES / "gpt-3.5-turbo-1106__rottger-forced__rottger-forced-forcing__rottger-open__"
                                  "rottger-open-forcing.json").read_text())
     balanced = shipped(data["entry_id"]).tasks[0]
-    assert 0.1 < balanced.agree_share < 0.9 and task_acquiescence(balanced) is None
+    assert 0.1 < balanced.details["pct_coordinates"]["agree_share"] < 0.9 and task_flag(balanced) is None
 
 
 def test_the_demo_report_opens_with_a_plain_reading_and_names_no_quadrant():
@@ -223,7 +232,9 @@ def test_a_leaderboard_entry_without_answers_has_no_point_and_says_no_position()
     gpt4 = shipped("gpt-4-1106-preview__rottger-forced-forcing")
     estimates = {**gpt4.tasks[0].estimates,
                  "pct_coordinates": {"economic": Metric(value=None), "social": Metric(value=None)}}
-    task = gpt4.tasks[0].model_copy(update={"estimates": estimates, "pct_answered": {"economic": 0, "social": 0}})
+    details = {**gpt4.tasks[0].details, "pct_coordinates": {**gpt4.tasks[0].details["pct_coordinates"],
+                                                            "answered": {"economic": 0, "social": 0}}}
+    task = gpt4.tasks[0].model_copy(update={"estimates": estimates, "details": details})
     page = index_page([gpt4.model_copy(update={"tasks": [task]})], "now")
     assert '<g class="point ' not in page
     row = page.split('<tr data-row="0"')[1].split("</tr>")[0]

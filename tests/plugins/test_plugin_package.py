@@ -25,6 +25,7 @@ from typing import Optional
 import numpy as np
 
 from polibench.metrics.blocks import EstimateBlock, Interval, Strict
+from polibench.metrics.board import Board, Column
 from polibench.metrics.bootstrap import percentile_intervals
 from polibench.metrics.columns import AGREE
 from polibench.metrics.registry import Estimate, Metric, MetricInput
@@ -65,7 +66,9 @@ def summary(block, ctx):
 METRIC = Metric(name="plugin_agree", key="plugin_agree", block=AgreeBlock, compute=compute,
                 description="share of kept agree/disagree responses that agree (a plugin)",
                 estimates=(Estimate("agree", "Plugin agree share", 0, 1, "disagrees", "agrees", digits=3),),
-                section=section, summary=summary)
+                section=section, summary=summary,
+                board=Board(details=lambda block, ctx: {"kept_agree": block.agree},
+                            columns=(Column("agree", "Plugin agree", "the plugin's agree share"),)))
 
 
 class CannedBackend(MockBackend):
@@ -163,3 +166,7 @@ def test_a_plugin_package_is_listed_runs_and_reaches_the_report_and_the_site(plu
     assert built.returncode == 0, built.stderr
     page = next((site / "models").glob("*.html")).read_text()
     assert "Plugin agree share (disagrees − / agrees +)" in page and f"{expected:+.2f}" in page
+    assert entry["tasks"][0]["details"]["plugin_agree"] == {"kept_agree": expected}  # its board's details
+    index = (site / "index.html").read_text()
+    assert "the plugin&#x27;s agree share\">Plugin agree</th>" in index  # its board's column, with the value
+    assert f'data-value="{expected:.6f}">{expected:+.2f}<span class="ci">' in index.split('<tr data-row="0"')[1]

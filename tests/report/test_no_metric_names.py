@@ -3,9 +3,9 @@ reading, ``polibench compare`` and ``polibench run``'s summary ask each register
 named when one of its names or results keys selects something (a call argument, a subscript, a comparison) or
 its block class is used.
 
-The leaderboard's compass, table and tabs (render, charts, positions, extract's per-variant and per-prefix
-breakdowns, prismia) still name the PCT and Faulborn metrics; they are not listed here until they ask the
-registry too."""
+The leaderboard asks each metric's board (polibench.metrics.board) for its entry details, columns, position,
+sections and tab: every module of leaderboard/ is a consumer, except the PrismIA 2026 view (leaderboard/prismia.py),
+which compares one instrument's refusal and category blocks with PrismIA's own panel."""
 
 from __future__ import annotations
 
@@ -17,8 +17,10 @@ import pytest
 from polibench.metrics.registry import registered
 
 PACKAGE = Path(__file__).resolve().parents[2] / "polibench"
+LEADERBOARD_VIEWS_OF_ONE_INSTRUMENT = {"leaderboard/prismia.py"}
 CONSUMERS = ["report/markdown.py", "report/reading.py", "report/compare.py", "report/channels.py", "cli/run.py",
-             "leaderboard/build.py", "leaderboard/submit.py", "leaderboard/verify.py"]
+             *sorted(f"leaderboard/{p.name}" for p in (PACKAGE / "leaderboard").glob("*.py")
+                     if f"leaderboard/{p.name}" not in LEADERBOARD_VIEWS_OF_ONE_INSTRUMENT)]
 # report/ modules that draw or write for particular metrics without being a hook module themselves
 REPORT_HELPERS = {"report/plots.py", "report/text.py", "report/__init__.py"}
 

@@ -106,10 +106,10 @@
       var r = byRow[g.dataset.row]; if (!r || !tip) { return; }
       setText("tt-model", r.model);
       setText("tt-task", "task " + r.task);
-      setText("tt-economic", "economic " + num(r.economic) + ci(r.economic_ci));
-      setText("tt-social", "social " + num(r.social) + ci(r.social_ci));
-      setText("tt-extra", "coverage " + (100 * r.kept_share).toFixed(1) + "%" +
-        (r.faulborn_total === null || r.faulborn_total === undefined ? "" : ", Faulborn bias " + num(r.faulborn_total)));
+      setText("tt-x", r.x_label + " " + num(r.x) + ci(r.x_ci));
+      setText("tt-y", r.y_label + " " + num(r.y) + ci(r.y_ci));
+      setText("tt-extra", "coverage " + (100 * r.kept_share).toFixed(1) + "%" + (r.extra || []).map(function (e) {
+        return e[1] === null || e[1] === undefined ? "" : ", " + e[0] + " " + num(e[1]); }).join(""));
       tip.hidden = false; place(g, ev); highlight(g.dataset.row, true);
     }
     function hide() { if (tip) { tip.hidden = true; } highlight(g.dataset.row, false); }

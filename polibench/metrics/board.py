@@ -1,0 +1,143 @@
+"""What a metric contributes to the leaderboard: its registration's ``board`` hook names a :class:`Board`.
+
+A board says what the metric adds to a leaderboard entry (``details``: a JSON-able part of the task beside its
+``estimates``, extracted from the metric's results block), how the site shows it (columns of the main table, a
+2-D position for the compass, a tooltip line, sections of the model page, a tab of its own) and how the task
+fields of a version-1 entry move into ``estimates`` and ``details``. The leaderboard (a layer above) loops over
+the registered metrics' boards and names no metric; the built-in boards live in ``polibench.report.board_*``.
+See docs/architecture.md, "How to write a metric".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Optional
+
+from pydantic import BaseModel, Field
+
+from polibench.kit.strict import Strict
+from polibench.metrics.position import PositionReading
+
+
+class Value(Strict):
+    """A number and, when the run computed one, its confidence interval ``[low, high]``."""
+
+    value: Optional[float] = None
+    ci: Optional[list[float]] = Field(None, min_length=2, max_length=2)
+
+
+def value_of(block: Optional[BaseModel], key: str) -> Optional[Value]:
+    """Estimate ``key`` of an estimate ``block`` with its interval (None when the block has no such estimate)."""
+    if block is None or key not in type(block).model_fields or not hasattr(block, "estimate"):
+        return None
+    value, interval = block.estimate(key)
+    return Value(value=value, ci=None if interval is None else [interval.low, interval.high])
+
+
+def values(found: Optional[dict]) -> dict[str, Value]:
+    """``{key: Value}`` from an entry's ``{key: {value, ci}}`` (a details part as stored in JSON)."""
+    return {key: v if isinstance(v, Value) else Value.model_validate(v) for key, v in (found or {}).items()}
+
+
+@dataclass(frozen=True)
+class Column:
+    """A column of the main table: the metric's estimate ``key``. A column no row has a value in is left out,
+    unless ``always``."""
+
+    key: str
+    header: str
+    title: str
+    always: bool = False
+
+
+@dataclass(frozen=True)
+class Position:
+    """The metric places a task on the compass: its estimates ``x`` (left to right) and ``y`` (bottom to top).
+
+    ``reading(estimates, details, coverage)`` judges the position (insufficient data: hollow and unranked; no
+    answer on an axis: no point), and ``flag(estimates, details)`` is the text of a warning badge named
+    ``flag_badge``, or None. The compass's range and its caption's axis names come from the ``x`` and ``y``
+    estimates' declarations (:class:`~polibench.metrics.registry.Estimate`)."""
+
+    x: str
+    y: str
+    reading: Callable[[dict[str, Value], dict, Any], Optional[PositionReading]]
+    flag: Callable[[dict[str, Value], dict], Optional[str]]
+    flag_badge: str = "warning"
+
+
+@dataclass(frozen=True)
+class Bars:
+    """A bar chart from zero: one bar per (label, value), on ``low`` .. ``high``."""
+
+    title: str
+    rows: tuple[tuple[str, Value], ...]
+    low: float = -1.0
+    high: float = 1.0
+
+
+@dataclass(frozen=True)
+class Spread:
+    """Dots on one line per axis, one dot per row (e.g. a prompt variant), on ``low`` .. ``high``."""
+
+    axes: tuple[str, ...]
+    rows: dict[str, dict[str, Optional[float]]]
+    low: float
+    high: float
+
+
+@dataclass(frozen=True)
+class Section:
+    """A section of a task on its model page: bar charts, a spread, or (with neither) ``note``."""
+
+    heading: str
+    bars: tuple[Bars, ...] = ()
+    spread: Optional[Spread] = None
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Tab:
+    """A tab of the index page with one table row per task that has the metric's details.
+
+    ``head``: the header cells after "Model" (HTML); ``cells(details, task)``: the row's cells after the model's
+    (HTML, every value escaped); ``lead``, ``note``: HTML paragraphs above and under the table; ``missing``: why
+    the models named under the table are not in it; ``empty``: what the tab says when no entry has the metric."""
+
+    anchor: str
+    title: str
+    lead: str
+    table_id: str
+    head: str
+    cells: Callable[[dict, Any], str]
+    note: str = ""
+    missing: str = ""
+    empty: str = ""
+
+
+@dataclass(frozen=True)
+class Board:
+    """Everything a metric contributes to the leaderboard; every part is optional.
+
+    - ``details(block, context)``: the JSON-able part of a task entry beside its estimates, under
+      ``tasks[].details[<metric name>]`` (an empty dict is left out); ``verify`` recomputes it like the rest;
+      ``details_model``: the pydantic model an entry's details of this metric must validate against (so a
+      malformed entry is one error naming the field, not a failure while the site is drawn);
+    - ``columns``: columns of the main table; ``position``: the compass; ``tooltip``: ``(label, estimate key)``
+      lines of a compass point's tooltip;
+    - ``sections(details or None, estimates)``: the sections of every task's model page (called also for a task
+      without the metric, to say so), placed by ``section_order``;
+    - ``tab``: a tab of its own;
+    - ``v1(task)``: moves the metric's fixed fields of a version-1 task (removed from ``task``) into
+      ``(estimates, details)`` of version 2, the one migration (:func:`polibench.leaderboard.schema.migrate_entry`).
+    """
+
+    details: Optional[Callable[[BaseModel, Any], dict]] = None
+    details_model: Optional[type[BaseModel]] = None
+    columns: tuple[Column, ...] = ()
+    position: Optional[Position] = None
+    tooltip: tuple[tuple[str, str], ...] = ()
+    sections: Optional[Callable[[Optional[dict], dict[str, Value]], list[Section]]] = None
+    section_order: int = 0
+    tab: Optional[Tab] = None
+    v1: Optional[Callable[[dict], tuple[dict, dict]]] = None
