@@ -126,6 +126,11 @@ def run_command(args: argparse.Namespace) -> int:
                          scorer_args=scorer_args, threshold=args.threshold, show_progress=not args.no_progress,
                          command=sys.argv[1:], min_coverage=args.min_coverage, shard=shard)
     out = Path(args.output) if args.output else default_output(display_name(model or backend_name), shard)
+    if shard is not None and ((backend_name == "hf" and model_args.get("batch_size") != 1)
+                              or model_args.get("group_samples") is True or model_args.get("batched") is True):
+        print("polibench: note: this backend's responses depend on the other requests of their batch (hf batches, "
+              "group_samples, batched): a shard's are valid samples, but not those of the unsharded run; for "
+              "identical ones use --batch-size 1 (hf) or leave group_samples/batched off", file=sys.stderr)
     caches: list[ResponseCache] = []  # opened with the backend, once the cheap checks have passed
 
     def create():  # called by the pipeline's preflight after its cheap checks (the model is loaded here)
