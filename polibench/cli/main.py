@@ -7,6 +7,7 @@ import sys
 
 from polibench import __version__
 from polibench.cli import (
+    cache_cmd,
     compare,
     debias,
     fairness,
@@ -14,6 +15,7 @@ from polibench.cli import (
     import_cmd,
     leaderboard,
     list_cmd,
+    merge,
     pretrain,
     report_cmd,
     run,
@@ -25,7 +27,7 @@ from polibench.cli import (
 from polibench.cli.flags import PolibenchParser
 
 COMMANDS = (run, import_cmd, list_cmd, score, report_cmd, compare, stance, submit, leaderboard, fairness, ideology,
-            debias, pretrain, shift)
+            debias, pretrain, shift, merge, cache_cmd)
 
 
 def build_parser() -> argparse.ArgumentParser:

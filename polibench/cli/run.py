@@ -52,6 +52,9 @@ def add_parser(sub) -> None:
     p.add_argument("--log_samples", "--log-samples", action="store_true",
                    help="accepted for lm-eval's command lines and ignored: polibench always writes every response "
                         "to samples.jsonl")
+    p.add_argument("--shard", metavar="I/N",
+                   help="answer only shard I of N (0 <= I < N; chosen by cache key) and write a shard folder, to be "
+                        "merged with `polibench merge` (docs/backends.md, \"Scaling out\")")
     add_min_coverage_flag(p)
     keep_old_spellings(p, {"--output-path": "--output"})
     accept_lm_eval_spellings(p)
@@ -79,21 +82,22 @@ def check_model_is_not_a_backend(model: str | None, model_args: str | None) -> N
                          f" use --backend {LM_EVAL_MODEL_TYPES[model]} --model {name}")
 
 
-def default_output(model_name: str) -> Path:
+def default_output(model_name: str, shard=None) -> Path:
     slug = re.sub(r"[^A-Za-z0-9._-]+", "_", model_name).strip("._") or "model"
     stamp = _dt.datetime.now(_dt.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
-    return Path("runs") / f"{slug}-{stamp}"
+    return Path("runs") / (f"{slug}-{stamp}" + ("" if shard is None else f"-shard{shard.index}of{shard.count}"))
 
 
 def run_command(args: argparse.Namespace) -> int:
     from polibench.cache import CachingBackend, ResponseCache
+    from polibench.cache.shard import Shard
     from polibench.errors import PolibenchError
     from polibench.models.base import display_name
     from polibench.models.registry import check_backend_args, create_backend
     from polibench.models.select import choose
     from polibench.pipeline.plan import RunOptions, RunPlan
     from polibench.pipeline.respond import BackendResponses
-    from polibench.pipeline.run import run_pipeline
+    from polibench.pipeline.run import run_pipeline, run_shard
     from polibench.scoring.registry import OFFLINE_DEFAULT
     from polibench.taskspec.loader import load_registry
 
@@ -103,6 +107,7 @@ def run_command(args: argparse.Namespace) -> int:
         value = getattr(args, flag)
         if value is not None and value < 1:
             raise PolibenchError(f"--{flag.replace('_', '-')} must be at least 1 (got {value})")
+    shard = Shard.parse(args.shard) if args.shard is not None else None
     plan = RunPlan.from_registry(load_registry(args.include_path), parse_task_names(args.tasks))
     model_args = parse_kv(args.model_args, "--model-args")
     scorer_args = parse_kv(args.scorer_args, "--scorer-args")
@@ -119,8 +124,13 @@ def run_command(args: argparse.Namespace) -> int:
     options = RunOptions(seed=args.seed, limit=args.limit, samples_per_prompt=args.samples, scorer=args.scorer,
                          offline_default=None if args.scorer or not embedded else OFFLINE_DEFAULT,
                          scorer_args=scorer_args, threshold=args.threshold, show_progress=not args.no_progress,
-                         command=sys.argv[1:], min_coverage=args.min_coverage)
-    out = Path(args.output) if args.output else default_output(display_name(model or backend_name))
+                         command=sys.argv[1:], min_coverage=args.min_coverage, shard=shard)
+    out = Path(args.output) if args.output else default_output(display_name(model or backend_name), shard)
+    if shard is not None and ((backend_name == "hf" and model_args.get("batch_size") != 1)
+                              or model_args.get("group_samples") is True or model_args.get("batched") is True):
+        print("polibench: note: this backend's responses depend on the other requests of their batch (hf batches, "
+              "group_samples, batched): a shard's are valid samples, but not those of the unsharded run; for "
+              "identical ones use --batch-size 1 (hf) or leave group_samples/batched off", file=sys.stderr)
     caches: list[ResponseCache] = []  # opened with the backend, once the cheap checks have passed
 
     def create():  # called by the pipeline's preflight after its cheap checks (the model is loaded here)
@@ -135,11 +145,20 @@ def run_command(args: argparse.Namespace) -> int:
         note=f"polibench: model {model or model_args.get('model', '')} on backend '{backend_name}'"
              + (" (embedded default)" if embedded else "") + f"; tasks {', '.join(plan.task_names)}")
     try:
-        document = run_pipeline(plan, source, out, options)
+        if shard is not None:
+            manifest = run_shard(plan, source, out, options)
+        else:
+            document = run_pipeline(plan, source, out, options)
     finally:
         for cache in caches:
             print(f"polibench: response cache {cache.path}: {cache.hits} reused, {cache.writes} new", file=sys.stderr)
             cache.close()
+    if shard is not None:
+        counts = ", ".join(f"{task} {n:,}" for task, n in manifest.n_samples.items())
+        print(f"shard {shard}: {sum(manifest.n_samples.values()):,} samples ({counts}); no results: merge all "
+              "shards with `polibench merge SHARD... --output RUN`")
+        print(f"wrote {out}/samples.jsonl, shard.json")
+        return 0
     print_summary(document, out, args.min_coverage)
     return 0
 

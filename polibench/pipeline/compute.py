@@ -36,12 +36,7 @@ def results_document(plan: RunPlan, samples: dict[str, list[Sample]], model: dic
         results=results,
         run_metrics=compute_run_metrics({t.task: t for t in plan.tasks}, plan.instruments,
                                         [s for t in plan.tasks for s in samples[t.task]], results, options.seed),
-        # an empty compare_with is left out, so the configs of unpaired tasks are what they were before it existed
-        configs={t.task: t.model_dump(mode="json", exclude=None if t.compare_with else {"compare_with"})
-                 for t in plan.tasks},
-        versions={t.task: t.version for t in plan.tasks},
-        instruments={n: i.model_dump(mode="json", exclude_none=True) for n, i in plan.instruments.items()},
-        variant_sets={n: v.model_dump(mode="json") for n, v in plan.variant_sets.items()},
+        **plan.specs(),
         scoring=scorers,
         model=model,
         run=RunSettings(seed=options.seed, limit=options.limit, samples_per_prompt=options.samples_per_prompt,

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional, Protocol
 
+from polibench.cache.shard import Shard
 from polibench.records import ChatMessage, Sample
 from polibench.results.document import ResultsDocument
 from polibench.seeding import derive_seed
@@ -37,6 +38,8 @@ class RunOptions:
     command: list[str] = field(default_factory=list)
     # report.md: the share of an axis's PCT statements a position needs to be ranked (polibench.metrics.position)
     min_coverage: Optional[float] = None
+    # ``run --shard i/N``: answer only this shard's requests and write a shard folder (polibench.pipeline.shard)
+    shard: Optional[Shard] = None
 
 
 class Specs(Protocol):
@@ -70,6 +73,25 @@ class RunPlan:
         return cls(tasks=[document.task_config(name) for name in document.configs],
                    instruments=document.task_instruments(),
                    variant_sets={n: VariantSet.model_validate(v) for n, v in document.variant_sets.items()})
+
+    @classmethod
+    def from_specs(cls, specs: dict) -> RunPlan:
+        """The plan from :meth:`specs` (what a shard folder stores)."""
+        return cls(tasks=[TaskConfig.model_validate(c) for c in specs["configs"].values()],
+                   instruments={n: Instrument.model_validate(i) for n, i in specs["instruments"].items()},
+                   variant_sets={n: VariantSet.model_validate(v) for n, v in specs["variant_sets"].items()})
+
+    def specs(self) -> dict:
+        """The plan as JSON values, as results.json stores it (``configs``, ``versions``, ``instruments``,
+        ``variant_sets``): everything needed to build the same samples again."""
+        return {
+            # an empty compare_with is left out, so the configs of unpaired tasks are what they were before it existed
+            "configs": {t.task: t.model_dump(mode="json", exclude=None if t.compare_with else {"compare_with"})
+                        for t in self.tasks},
+            "versions": {t.task: t.version for t in self.tasks},
+            "instruments": {n: i.model_dump(mode="json", exclude_none=True) for n, i in self.instruments.items()},
+            "variant_sets": {n: v.model_dump(mode="json") for n, v in self.variant_sets.items()},
+        }
 
     @property
     def task_names(self) -> list[str]:

@@ -30,6 +30,7 @@ from polibench.paths import unwritable_reason
 from polibench.pipeline.plan import RunOptions, RunPlan
 from polibench.pipeline.respond import ResponseSource
 from polibench.pipeline.score import ScorerSpec, scorer_specs
+from polibench.results.files import SHARD
 from polibench.scoring.readers import check_readers
 from polibench.scoring.registry import create_scorer
 
@@ -61,15 +62,21 @@ def check_scorers(specs: Iterable[ScorerSpec]) -> None:
                                  f"generated: {exc}") from None
 
 
-def check_output_dir(output_dir: Path) -> None:
+def check_output_dir(output_dir: Path, shard: bool = False) -> None:
     """The run folder can be created and written. An existing finished run there is replaced, as always;
-    say so before the run starts."""
+    say so before the run starts. A shard (``shard``) never goes into a finished run's folder, nor a run into
+    a shard's: the folder would hold both and look like either."""
     output_dir = Path(output_dir)
     if output_dir.exists() and not output_dir.is_dir():
         raise PolibenchError(f"output folder {output_dir}: a file of that name exists")
     problem = unwritable_reason(output_dir)
     if problem:
         raise PolibenchError(f"output folder {output_dir}: {problem}")
+    if shard and (output_dir / RESULTS_FILE).is_file():
+        raise PolibenchError(f"output folder {output_dir}: holds a finished run; write the shard to another folder")
+    if not shard and (output_dir / SHARD).is_file():
+        raise PolibenchError(f"output folder {output_dir}: holds a shard of a run ({SHARD}); write the run to "
+                             "another folder")
     if (output_dir / RESULTS_FILE).is_file():
         print(f"polibench: note: {output_dir} holds a finished run; it will be replaced", file=sys.stderr)
 
@@ -79,5 +86,5 @@ def run_preflight(plan: RunPlan, source: ResponseSource, output_dir: Path, optio
     check_tasks(plan)
     source.check(plan)
     check_scorers(scorer_specs(plan.tasks, options))
-    check_output_dir(output_dir)
+    check_output_dir(output_dir, shard=options.shard is not None)
     source.prepare(plan)

@@ -38,11 +38,14 @@ from polibench.results.folder import RunFolder
 class Responses:
     """What a source returns: each task's samples with their responses (no stance yet), in plan order, the
     ``model`` entry of results.json, and where the responses came from when not from a backend (``run``
-    fields of results.json: ``imported`` or ``rescored_from``)."""
+    fields of results.json: ``imported``, ``rescored_from`` or ``merged_from``). A backend also gives its cache
+    identity and the name filled into ``{model_name}`` (what a shard folder records)."""
 
     samples: dict[str, list[Sample]]
     model: dict[str, Any]
     origin: dict[str, Any] = field(default_factory=dict)
+    identity: Optional[dict[str, Any]] = None
+    model_name: Optional[str] = None
 
 
 class ResponseSource(Protocol):
@@ -87,14 +90,18 @@ class BackendResponses:
 
     def respond(self, plan: RunPlan, options: RunOptions) -> Responses:
         """Print the plan (each task's requests, expected tokens and ETA, then any first-use training of the
-        scorers), generate, and record the measured speed for the next plan (:mod:`polibench.cache.plan`)."""
+        scorers), generate, and record the measured speed for the next plan (:mod:`polibench.cache.plan`).
+        With ``options.shard``, only that shard's requests (:class:`polibench.cache.shard.Shard`)."""
         backend = self._ready()
+        identity = backend.cache_identity()
         planned = []
         for task in plan.tasks:
             samples = build_samples(task, plan, seed=options.seed, samples_per_prompt=options.samples_per_prompt,
                                     limit=options.limit, model_name=backend.display_name)
             settings = task.generation if options.seed is None else task.generation.model_copy(
                 update={"seed": options.seed})
+            if options.shard is not None:
+                samples = options.shard.select(samples, identity, settings)
             planned.append((task, samples, settings, plan_generation(task.task, samples, backend, settings)))
         print_plan([generation for *_, generation in planned], first_use_plans(plan.tasks, options))
         generated: dict[str, list[Sample]] = {}
@@ -104,7 +111,8 @@ class BackendResponses:
                 samples, backend, settings, show_progress=options.show_progress, desc=f"{task.task}: generating",
                 estimator=estimator, on_warm=None if generation.speed else partial(say_warm_up, generation))
             record_generation(generation, estimator, generated[task.task], backend.name)
-        return Responses(samples=generated, model=backend.describe())
+        return Responses(samples=generated, model=backend.describe(), identity=identity,
+                         model_name=backend.display_name)
 
     def close(self) -> None:
         if self.backend is not None:

@@ -84,7 +84,9 @@ class TaskResults(BaseModel):
 class RunSettings(BaseModel):
     """How the run was made. ``imported``: the file its responses were imported from; ``rescored_from``: the run
     whose responses it scored again (``polibench score RUN --scorer X --output NEW``): that folder, the SHA-256
-    of its results.json and samples.jsonl, and the scorer of each task there."""
+    of its results.json and samples.jsonl, and the scorer of each task there; ``merged_from``: the shard
+    folders it was merged from (``polibench merge``): each folder, its shard ``i/N`` and the SHA-256 of its
+    samples.jsonl and shard.json."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -94,11 +96,12 @@ class RunSettings(BaseModel):
     command: list[str] = Field(default_factory=list)
     imported: Optional[dict[str, Any]] = None
     rescored_from: Optional[dict[str, Any]] = None
+    merged_from: Optional[list[dict[str, Any]]] = None
 
     @model_serializer(mode="wrap")
     def _omit_absent_source(self, handler):
-        """A run that was not re-scored serialises exactly as before the field existed."""
-        return without_absent(handler(self), ("rescored_from",))
+        """A run that was not re-scored or merged serialises exactly as before those fields existed."""
+        return without_absent(handler(self), ("rescored_from", "merged_from"))
 
 
 class ResultsDocument(BaseModel):

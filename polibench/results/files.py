@@ -25,6 +25,7 @@ from polibench.results.migrate import migrate
 SAMPLES = "samples.jsonl"
 RESULTS = "results.json"
 REPORT = "report.md"
+SHARD = "shard.json"  # a shard folder's manifest (polibench.results.shard)
 
 
 class SampleSink:
@@ -88,6 +89,9 @@ def write_results(run_dir: Path, document: ResultsDocument) -> Path:
 def read_results(run_dir: Path) -> ResultsDocument:
     """The run's results.json as the current :class:`ResultsDocument` (older layouts are migrated)."""
     path = run_dir / RESULTS
+    if not path.is_file() and (run_dir / SHARD).is_file():
+        raise PolibenchError(f"{run_dir}: a shard of a run (`polibench run --shard`), which has no results; merge "
+                             "all its shards with `polibench merge SHARD... --output RUN` first")
     if not path.is_file():
         raise PolibenchError(f"{path}: no such file (is this a finished polibench run folder?)")
     return migrate(parse_json(path.read_bytes(), str(path)), str(path))

@@ -60,6 +60,27 @@ def test_same_command_same_responses(run_dir, tmp_path):
     assert first == again
 
 
+def test_two_shards_merged_are_the_unsharded_run(run_dir, tmp_path):
+    """The run's command split in two (`run --shard i/2`: each shard loads the model and generates its own share,
+    in its own batches), then `merge`: the same samples.jsonl, byte for byte, and the same results.json but for
+    the fields naming the run (date, command, the shards merged). The mock-backend version with three tasks and
+    the bad-input cases: tests/cli/test_shard_merge.py."""
+    shards = [tmp_path / f"shard{i}" for i in range(2)]
+    for i, shard in enumerate(shards):
+        proc = polibench("run", "--tasks", "pct", "--limit", "3", "--samples", "2", "--scorer", "lexical",
+                         "--output", str(shard), "--no-progress", "--no-cache", "--shard", f"{i}/2")
+        assert proc.returncode == 0, proc.stderr
+    sizes = [len((s / "samples.jsonl").read_text().splitlines()) for s in shards]
+    assert sum(sizes) == 6 and 0 < sizes[0] < 6  # a real split of the 6 requests
+    proc = polibench("merge", *map(str, shards), "--output", str(tmp_path / "merged"), "--no-progress")
+    assert proc.returncode == 0, proc.stderr
+    assert (tmp_path / "merged" / "samples.jsonl").read_bytes() == (run_dir / "samples.jsonl").read_bytes()
+    merged, full = (json.loads((p / "results.json").read_text()) for p in (tmp_path / "merged", run_dir))
+    for document in (merged, full):
+        del document["date"], document["run"]["command"]
+    assert merged["run"].pop("merged_from") and merged == full
+
+
 @pytest.mark.parametrize("args, message", [
     (["run", "--tasks", "nope"], "unknown task 'nope'"),
     (["run", "--limit", "0"], "--limit must be at least 1"),
