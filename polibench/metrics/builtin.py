@@ -37,7 +37,7 @@ register_metric(Metric(
         Estimate("social", "PCT social", -10, 10, "libertarian", "authoritarian"),
     ),
     item_bootstrap=True, **hooks("polibench.report.pct", "lead", "section", "figures", "reading", "summary", "compare",
-                                 "compare_unranked", "compare_title"),
+                                 "compare_unranked", "compare_title", "compare_legend"),
 ))
 
 register_metric(Metric(
@@ -46,7 +46,7 @@ register_metric(Metric(
     estimates=tuple(Estimate(dim, f"Faulborn bias, {dim}", -1, 1, "left", "right", digits=3)
                     for dim in BIAS_DIMENSIONS),
     item_bootstrap=True, **hooks("polibench.report.faulborn", "section", "figures", "reading", "summary", "compare",
-                                 "compare_title"),
+                                 "compare_title", "compare_legend", "compare_pairs"),
 ))
 
 register_metric(Metric(
