@@ -17,7 +17,7 @@ from typing import Optional
 
 from polibench.errors import PolibenchError
 from polibench.metrics.position import LIMIT_LABEL, MIN_AXIS_COVERAGE
-from polibench.metrics.registry import ShowContext
+from polibench.metrics.registry import ShowContext, registered
 from polibench.report.markdown import short_model_name
 from polibench.results.document import ResultsDocument, TaskResults
 
@@ -41,7 +41,7 @@ class _Columns:
     values: dict[str, Optional[float]] = field(default_factory=dict)
     unranked: dict[str, str] = field(default_factory=dict)
     shown: dict[str, dict] = field(default_factory=dict)
-    legend: list[str] = field(default_factory=list)
+    legend: list[tuple[str, str]] = field(default_factory=list)  # (metric name, fragment)
     pairs: dict[str, dict] = field(default_factory=dict)
 
 
@@ -56,7 +56,7 @@ def _metrics(task: str, block: TaskResults, min_coverage: float) -> _Columns:
         digits = metric.estimates[0].digits if metric.estimates else 3
         out.shown.update({c: {"title": title(c) if title else c, "digits": digits} for c in columns})
         legend = metric.show("compare_legend", found, ctx, default="")
-        out.legend += [legend] if legend else []
+        out.legend += [(metric.name, legend)] if legend else []
         out.pairs.update(metric.show("compare_pairs", found, ctx, default={}))
     return out
 
@@ -80,6 +80,14 @@ def kendall(x: list[Optional[float]], y: list[Optional[float]]) -> dict:
     return result
 
 
+def _legend(found: list[_Columns]) -> list[str]:
+    """Each metric's legend fragment once, in the registry's order."""
+    order = list(registered())
+    fragments = dict(sorted({name: text for f in found for name, text in f.legend}.items(),
+                            key=lambda item: order.index(item[0]) if item[0] in order else len(order)))
+    return list(fragments.values())
+
+
 def compare_task(task: str, labels: list[str], blocks: list[TaskResults],
                  min_coverage: float = MIN_AXIS_COVERAGE) -> dict:
     found = [_metrics(task, b, min_coverage) for b in blocks]
@@ -97,7 +105,7 @@ def compare_task(task: str, labels: list[str], blocks: list[TaskResults],
         "unranked": {label: u for label, u in zip(labels, unranked) if u},
         "kendall_tau": {},
         "columns": {c: found[0].shown[c] for c in columns},
-        "legend": list(dict.fromkeys(line for f in found for line in f.legend)),
+        "legend": _legend(found),
     }
     pairs = {key: pair for f in found for key, pair in f.pairs.items()}
     for key, pair in pairs.items():

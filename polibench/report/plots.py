@@ -1,7 +1,7 @@
 """What the report's figures share, drawn with matplotlib's object API (Agg canvas, no pyplot state): a figure
 with fixed margins, asymmetric error bars, and saving as PNG and SVG (through a temporary name and a rename,
-like every other run file). Each metric draws its own figures in its report module (its ``figures`` hook: e.g.
-:mod:`polibench.report.pct`), from its block of results.json and a path stem (``run_dir / "<task>_<kind>"``).
+like every other run file). Each metric draws its own figures in its report module (its ``figures`` hook),
+from its block of results.json and a path stem (``run_dir / "<task>_<kind>"``).
 """
 
 from __future__ import annotations
