@@ -183,7 +183,7 @@ def test_a_plugin_package_is_listed_runs_and_reaches_the_report_and_the_site(plu
     assert f"PLUGIN-SECTION plugin-task: agree share {expected}" in report
     assert f"| Plugin agree share (disagrees − / agrees +, 0…1) | {expected:+.3f} [" in report
     kept_all = sum(1 for s in samples if s["stance"]["kept"])
-    assert 0 < kept_all < len(samples)
+    assert kept_all > 0
     stored = json.loads((run / "results.json").read_text())["run_metrics"]
     assert stored["plugin_kept"] == {"kept": kept_all, "responses": len(samples)}
     assert f"PLUGIN-RUN-SECTION kept {kept_all} of {len(samples)}" in report
