@@ -5,12 +5,13 @@ A plugin package declares, in its ``pyproject.toml`` (see docs/architecture.md, 
     [project.entry-points."polibench.backends"]   # name = "module:BackendClass"
     [project.entry-points."polibench.scorers"]    # name = "module:ScorerClass"
     [project.entry-points."polibench.metrics"]    # name = "module:METRIC" (a polibench.metrics.registry.Metric)
+    [project.entry-points."polibench.run_metrics"]  # name = "module:METRIC" (a polibench.metrics.run_level.RunMetric)
     [project.entry-points."polibench.tasks"]      # name = "module:tasks_dir" (a folder of task YAML files,
                                                   #   or a function returning one)
 
 Backends and scorers are recorded by their ``module:Class`` string and imported only when chosen, like the
-built-in ones; metrics and task folders are imported when their registry is first used. A plugin never replaces
-a built-in of the same name.
+built-in ones; metrics, run-level metrics and task folders are imported when their registry is first used. A
+plugin never replaces a built-in of the same name.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from typing import Any
 
 from polibench.errors import PolibenchError
 
-GROUPS = ("backends", "scorers", "metrics", "tasks")
+GROUPS = ("backends", "scorers", "metrics", "run_metrics", "tasks")
 
 
 def _group(kind: str) -> str:

@@ -16,6 +16,7 @@ def add_parser(sub) -> None:
 
 def list_command(args: argparse.Namespace) -> int:
     from polibench.metrics.registry import registered
+    from polibench.metrics.run_level import registered_run_metrics
     from polibench.models.registry import available_backends
     from polibench.scoring.registry import available_scorers
     from polibench.taskspec.loader import load_registry
@@ -36,4 +37,5 @@ def list_command(args: argparse.Namespace) -> int:
     print("Backends: " + ", ".join(sorted(available_backends())))
     print("Scorers:  " + ", ".join(sorted(available_scorers())))
     print("Metrics:  " + ", ".join(sorted(registered())))
+    print("Run-level metrics: " + ", ".join(registered_run_metrics()))
     return 0

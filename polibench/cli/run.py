@@ -11,6 +11,7 @@ from typing import Optional
 
 from polibench.cli.args import add_min_coverage_flag, parse_kv, parse_task_names, probability
 from polibench.cli.flags import accept_lm_eval_spellings, keep_old_spellings
+from polibench.taskspec import DEFAULT_TASKS
 
 # lm-eval's --model names a model class; polibench's --backend is that (README, "Coming from lm-eval").
 # Given to polibench's --model, each gets one line naming the polibench spelling.
@@ -22,14 +23,14 @@ LM_EVAL_MODEL_TYPES = {
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("run", help="evaluate a model on tasks (default: the embedded model on pct)",
+    p = sub.add_parser("run", help=f"evaluate a model on tasks (default: the embedded model on {DEFAULT_TASKS})",
                        description="Evaluate a model. With no --model, runs the embedded SmolLM2-135M-Instruct "
                                    "offline with the offline default stance scorer.")
     p.add_argument("--model", help="hub id, local folder or .gguf file (default: the embedded SmolLM2 model)")
     p.add_argument("--backend", help="hf, llamacpp, vllm, openai, mlm, lm-eval (default: chosen from --model; "
                                      "see docs/backends.md)")
     p.add_argument("--model-args", help="backend options as k=v,k=v (e.g. dtype=bfloat16,device=cuda)")
-    p.add_argument("--tasks", default="pct", help="comma-separated task names (default: pct)")
+    p.add_argument("--tasks", default=DEFAULT_TASKS, help=f"comma-separated task names (default: {DEFAULT_TASKS})")
     p.add_argument("--limit", type=int, help="only the first N items of each instrument")
     p.add_argument("--samples", type=int, help="responses per prompt (overrides the task's setting)")
     p.add_argument("--output", metavar="DIR", help="run folder (default: runs/<model>-<UTC time>)")
@@ -164,11 +165,12 @@ def run_command(args: argparse.Namespace) -> int:
 
 
 def summary_lines(document, min_coverage: Optional[float] = None) -> list[str]:
-    """One line per task: each metric's ``summary`` fragment (PCT coordinates and Faulborn total bias with
-    intervals, coverage, ...; :class:`polibench.metrics.registry.Metric`), then a --limit run's label (the lines
-    ``run`` prints; the README's demo line is checked against them). A position is qualified where it cannot
-    be read at face value (:mod:`polibench.metrics.position`): no position, insufficient data (fewer than
-    ``min_coverage`` of an axis's statements answered), a degenerate interval, acquiescence, a --limit run."""
+    """One line per task: each metric's ``summary`` fragment (:class:`polibench.metrics.registry.Metric`), then a
+    --limit run's label (the lines ``run`` prints; the README's demo line is checked against them); then the
+    lines of each run-level metric's ``summary`` hook (:class:`polibench.metrics.run_level.RunMetric`). A
+    position is qualified where it cannot be read at face value (:mod:`polibench.metrics.position`): no
+    position, insufficient data (fewer than ``min_coverage`` of an axis's statements answered), a degenerate
+    interval, acquiescence, a --limit run."""
     from polibench.metrics.position import LIMIT_LABEL, MIN_AXIS_COVERAGE
     from polibench.metrics.registry import ShowContext
 
@@ -181,6 +183,8 @@ def summary_lines(document, min_coverage: Optional[float] = None) -> list[str]:
         if document.run.limit is not None:
             line += f"; --limit {document.run.limit}: {LIMIT_LABEL}"
         lines.append(line)
+    for metric, block in document.run_metrics.blocks():
+        lines += metric.show("summary", block, document, default=[])
     return lines
 
 

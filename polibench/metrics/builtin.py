@@ -39,7 +39,7 @@ register_metric(Metric(
         Estimate("social", "PCT social", -10, 10, "libertarian", "authoritarian"),
     ),
     item_bootstrap=True, **hooks("polibench.report.pct", "lead", "section", "figures", "reading", "summary", "compare",
-                                 "compare_unranked", "compare_title"),
+                                 "compare_unranked", "compare_title", "compare_legend"),
     board="polibench.report.board_pct:BOARD",
 ))
 
@@ -49,7 +49,7 @@ register_metric(Metric(
     estimates=tuple(Estimate(dim, f"Faulborn bias, {dim}", -1, 1, "left", "right", digits=3)
                     for dim in BIAS_DIMENSIONS),
     item_bootstrap=True, **hooks("polibench.report.faulborn", "section", "figures", "reading", "summary", "compare",
-                                 "compare_title"),
+                                 "compare_title", "compare_legend", "compare_pairs"),
     board="polibench.report.board_faulborn:BOARD",
 ))
 

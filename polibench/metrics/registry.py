@@ -81,6 +81,14 @@ def hooks(module: str, *names: str) -> dict[str, Any]:
     return {name: f"{module}:{name}" for name in names}
 
 
+def resolve_hook(found: Hook) -> Optional[Callable[..., Any]]:
+    """A hook as a callable: a ``"module:function"`` string is imported now; None stays None."""
+    if isinstance(found, str):
+        module, _, attr = found.partition(":")
+        return getattr(importlib.import_module(module), attr)
+    return found
+
+
 @dataclass(frozen=True)
 class Metric:
     """A metric: how it is computed and checked, its headline estimates, and how each consumer shows it.
@@ -95,7 +103,10 @@ class Metric:
     - ``summary``: the fragment of the one line ``polibench run`` prints per task;
     - ``run_section``: report.md lines over every task of the run that has this metric's block;
     - ``compare``: ``{column: value}`` for ``polibench compare``; ``compare_unranked``: ``{column: why}`` for
-      the columns whose value must not be ranked; ``compare_title``: ``column -> heading`` (takes a column only).
+      the columns whose value must not be ranked; ``compare_title``: ``column -> heading`` (takes a column only);
+      ``compare_legend``: a fragment of the line over ``compare``'s table saying what the columns are;
+      ``compare_pairs``: ``{key: {"between": [column, column], "title": ...}}``, two columns whose rankings
+      ``compare`` correlates (Kendall's tau), e.g. the Faulborn bias on PCT vs WVS items.
 
     ``board`` is not a function but a :class:`polibench.metrics.board.Board` (or its ``"module:NAME"``): what the
     metric adds to a leaderboard entry and how the site shows it (:meth:`board_of`).
@@ -122,15 +133,13 @@ class Metric:
     compare: Hook = None
     compare_unranked: Hook = None
     compare_title: Hook = None      # column -> its short heading in ``polibench compare``'s table
+    compare_legend: Hook = None
+    compare_pairs: Hook = None
     board: Hook = None              # a polibench.metrics.board.Board: the metric on the leaderboard
 
     def hook(self, name: str) -> Optional[Callable[..., Any]]:
         """The hook ``name`` as a callable (a ``"module:function"`` string imported now), or None if unset."""
-        found = getattr(self, name)
-        if isinstance(found, str):
-            module, _, attr = found.partition(":")
-            return getattr(importlib.import_module(module), attr)
-        return found
+        return resolve_hook(getattr(self, name))
 
     def board_of(self) -> Any:
         """The metric's :class:`polibench.metrics.board.Board`, or None when it shows nothing on the leaderboard."""

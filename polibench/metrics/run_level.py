@@ -1,104 +1,158 @@
-"""Run-level metrics: numbers over two tasks of a run, and each PCT task's instrument controls. They are computed
-with the task results, from the same samples (by ``run``, ``import`` and every recomputation: ``score``,
-``submit``, ``leaderboard verify``), stored in results.json under ``run_metrics`` and checked by
-``score --check``; report.md and the leaderboard read them from there.
+"""Run-level metrics: numbers over a whole run rather than one task (comparisons between two tasks, each task's
+instrument controls), registered by name like the per-task metrics (:mod:`polibench.metrics.registry`).
 
-Which tasks are compared is declared in the task files (``compare_with:``, :class:`~polibench.taskspec.schema.
-Pairing`): a comparison is made when the run holds both tasks, as ``this − that`` on the first instrument they
-share (:func:`polibench.metrics.channels.compare_channels`): ``channel`` pairs (forced choice vs open-ended),
-``logprob`` pairs (a text channel vs the log-probability channel) and ``order`` pairs (options in reverse).
-Every task with PCT coordinates gets its controls: the agree share (acquiescence) and, when it asks the
-opposite form, the original-vs-opposite inconsistency rate (:mod:`polibench.metrics.channels`).
+A :class:`RunMetric` computes its block from the run's tasks, instruments, scored samples and task results
+(:class:`RunInput`); :func:`compute_run_metrics` computes every registered one, with the task results, from the
+same samples (by ``run``, ``import`` and every recomputation: ``score``, ``submit``, ``leaderboard verify``). The
+blocks are stored in results.json under ``run_metrics``, one key per metric (:class:`RunMetrics`, typed by the
+registry), checked by ``score --check``, and shown by the metric's own hooks: its report.md section and the lines
+``polibench run`` prints. The built-in ones are registered in :mod:`polibench.metrics.run_builtin`; another
+package adds one with :func:`register_run_metric` or through the ``polibench.run_metrics`` entry-point group
+(:mod:`polibench.plugins`; docs/architecture.md, "How to write a run-level metric").
 """
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Optional, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any, Callable, Mapping, Optional, Sequence
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError, model_validator
 
-from polibench.metrics.channels import (
-    AgreeShare,
-    ChannelComparison,
-    FormConsistency,
-    agree_share,
-    compare_channels,
-    form_consistency,
-)
-from polibench.metrics.registry import get_metric
+from polibench.errors import PolibenchError
+from polibench.metrics.registry import Hook, resolve_hook
 from polibench.records import Sample
 from polibench.taskspec.schema import Instrument, TaskConfig
 
 
-class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+@dataclass(frozen=True)
+class RunInput:
+    """What every run-level metric computes from."""
+
+    tasks: Mapping[str, TaskConfig]           # by name, in run order
+    instruments: Mapping[str, Instrument]
+    samples: Sequence[Sample]                 # the scored samples of every task
+    results: Mapping[str, Any]                # task -> its computed results (polibench.results.document.TaskResults)
+    run_seed: Optional[int] = None            # the run's seed (None: each task's own)
 
 
-class TaskControls(Strict):
-    """A PCT task's instrument controls."""
+@dataclass(frozen=True)
+class RunMetric:
+    """A run-level metric: how its block is computed and typed, and how it is shown.
 
-    instrument: str
-    position: dict[str, Optional[float]]                 # the task's PCT coordinates, economic and social
-    agree_share: AgreeShare
-    form_consistency: Optional[FormConsistency] = None   # None: the task asks no opposite form
+    ``block`` is the block's type as pydantic reads it (a model, or e.g. ``list[Model]``, ``dict[str, Model]``);
+    ``empty`` makes the block of a run where nothing applies, which is also what a results.json written before
+    the metric existed reads as. Hooks (a callable or ``"module:function"``, as for :class:`~polibench.metrics.
+    registry.Metric`) take ``(block, results document)``:
+
+    - ``section``: report.md lines, after the task sections (a metric shown inside another's section has none);
+    - ``summary``: lines ``polibench run`` prints after the per-task lines.
+    """
+
+    name: str                                  # its key in results.json's ``run_metrics``
+    description: str
+    block: Any
+    compute: Callable[[RunInput], Any]
+    empty: Callable[[], Any]
+    section: Hook = None
+    summary: Hook = None
+
+    @cached_property
+    def adapter(self) -> TypeAdapter:
+        return TypeAdapter(self.block)
+
+    def show(self, name: str, block: Any, *args, default: Any = None) -> Any:
+        """Call hook ``name`` on ``block`` (and ``args``); ``default`` when the metric has no such hook."""
+        found = resolve_hook(getattr(self, name))
+        return default if found is None else found(block, *args)
 
 
-class RunMetrics(Strict):
-    """``run_metrics`` of results.json (empty in runs made before polibench computed them there)."""
-
-    channels: list[ChannelComparison] = []     # compare_with kind "channel"
-    logprob: list[ChannelComparison] = []      # kind "logprob"
-    order: list[ChannelComparison] = []        # kind "order"
-    controls: dict[str, TaskControls] = {}     # task -> its controls
+_RUN_METRICS: dict[str, RunMetric] = {}
+_PLUGINS_LOADED = False
 
 
-def same_scale(samples_a: Sequence[Sample], samples_b: Sequence[Sample]) -> bool:
-    """Whether two tasks' answers are read the same way (the same ``scoring`` kinds, the option order aside): then
-    their four answers are on one scale and the share of identical answers means what it says."""
-    def kinds(samples: Sequence[Sample]) -> set[str]:
-        return {"forced_choice" if s.scoring == "forced_choice_reversed" else s.scoring for s in samples}
-    return bool(samples_a) and kinds(samples_a) == kinds(samples_b)
+def _load_plugins() -> None:
+    """Register the run-level metrics of installed plugin packages (group ``polibench.run_metrics``), once."""
+    global _PLUGINS_LOADED
+    if not _PLUGINS_LOADED:
+        _PLUGINS_LOADED = True
+        from polibench.plugins import load_group
+
+        for name, found in load_group("run_metrics").items():
+            metric = found() if callable(found) and not isinstance(found, RunMetric) else found
+            if not isinstance(metric, RunMetric):
+                raise PolibenchError(f"plugin run-level metric '{name}' is not a polibench RunMetric "
+                                     f"(got {type(metric).__name__})")
+            if metric.name not in _RUN_METRICS:
+                register_run_metric(metric)
 
 
-def task_seed(task: TaskConfig, run_seed: Optional[int]) -> int:
-    return run_seed if run_seed is not None else task.generation.seed
+def register_run_metric(metric: RunMetric, replace: bool = False) -> RunMetric:
+    """Add ``metric``; its name (its key in ``run_metrics``) must be new unless ``replace``."""
+    if not replace and metric.name in _RUN_METRICS:
+        raise ValueError(f"a run-level metric named '{metric.name}' is already registered")
+    _RUN_METRICS[metric.name] = metric
+    return metric
 
 
-def compare_tasks(a: TaskConfig, b: TaskConfig, instruments: Mapping[str, Instrument], samples: Sequence[Sample],
-                  run_seed: Optional[int]) -> Optional[ChannelComparison]:
-    """Task ``b`` against task ``a`` on the first instrument they share (None when they share none)."""
-    shared = [n for n in a.instruments if n in b.instruments]
-    if not shared:
-        return None
-    samples_a = [s for s in samples if s.task == a.task and s.instrument == shared[0]]
-    samples_b = [s for s in samples if s.task == b.task and s.instrument == shared[0]]
-    return compare_channels(a.task, samples_a, b.task, samples_b, instruments[shared[0]], task_seed(a, run_seed),
-                            same_scale=same_scale(samples_a, samples_b))
+def unregister_run_metric(name: str) -> None:
+    _RUN_METRICS.pop(name, None)
+
+
+def registered_run_metrics() -> dict[str, RunMetric]:
+    """Every run-level metric, in registration order (the order of ``run_metrics`` and of the report)."""
+    _load_plugins()
+    return dict(_RUN_METRICS)
+
+
+class RunMetrics(BaseModel):
+    """``run_metrics`` of results.json: one block per registered run-level metric, under its name, typed by its
+    registration. A metric missing from the stored document (a run made before it existed, or before polibench
+    computed run-level metrics at all) reads as its ``empty`` block, so every earlier results.json keeps reading
+    with the same numbers; a key no registered metric owns is an error."""
+
+    model_config = ConfigDict(extra="allow")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _typed_blocks(cls, data: Any) -> Any:
+        if not isinstance(data, dict):
+            raise ValueError(f"expected an object of run-level metric blocks, got {type(data).__name__}")
+        metrics = registered_run_metrics()
+        typed = {}
+        for key, value in data.items():
+            if key not in metrics:
+                raise ValueError(f"'{key}' is not the name of any registered run-level metric "
+                                 f"({', '.join(metrics)})")
+            try:
+                typed[key] = metrics[key].adapter.validate_python(value)
+            except ValidationError as exc:  # name the block in the message: pydantic drops it for extras
+                problems = "; ".join(f"{'.'.join(str(p) for p in (key, *e['loc']))}: {e['msg']}"
+                                     for e in exc.errors()[:3])
+                raise ValueError(problems) from None
+        for name, metric in metrics.items():
+            if name not in typed:
+                typed[name] = metric.empty()
+        return typed
+
+    def block(self, name: str) -> Any:
+        """The block of run-level metric ``name`` (None if no such metric is registered)."""
+        return (self.__pydantic_extra__ or {}).get(name)
+
+    def blocks(self) -> list[tuple[RunMetric, Any]]:
+        """Each registered run-level metric with its block, in registration order."""
+        return [(metric, self.block(name)) for name, metric in registered_run_metrics().items()]
 
 
 def compute_run_metrics(tasks: Mapping[str, TaskConfig], instruments: Mapping[str, Instrument],
                         samples: Sequence[Sample], results: Mapping[str, Any],
                         run_seed: Optional[int] = None) -> RunMetrics:
-    """The run-level metrics of a run's ``tasks`` (by name, in run order) from its scored ``samples``; ``results``:
-    each task's computed results (their PCT block names the instrument a task's controls are about)."""
-    found: dict[str, list[ChannelComparison]] = {"channel": [], "logprob": [], "order": []}
-    for task in tasks.values():
-        for pairing in task.compare_with:
-            if pairing.task in tasks:
-                comparison = compare_tasks(tasks[pairing.task], task, instruments, samples, run_seed)
-                if comparison is not None:
-                    found[pairing.kind].append(comparison)
-    controls = {}
-    key = get_metric("pct_coordinates").key
-    for name, task in tasks.items():
-        block = results[name].block(key) if name in results else None
-        instrument = getattr(block, "instrument", None)
-        if not isinstance(instrument, str) or instrument not in instruments:
-            continue
-        own = [s for s in samples if s.task == name]
-        seed = task_seed(task, run_seed)
-        controls[name] = TaskControls(
-            instrument=instrument, position={axis: getattr(block, axis, None) for axis in ("economic", "social")},
-            agree_share=agree_share([s for s in own if s.instrument == instrument], instruments[instrument], seed),
-            form_consistency=form_consistency(own, instruments[instrument], seed))
-    return RunMetrics(channels=found["channel"], logprob=found["logprob"], order=found["order"], controls=controls)
+    """Every registered run-level metric of a run's ``tasks`` (by name, in run order) from its scored ``samples``
+    and each task's computed ``results``."""
+    data = RunInput(tasks=tasks, instruments=instruments, samples=samples, results=results, run_seed=run_seed)
+    return RunMetrics.model_validate({name: metric.compute(data)
+                                      for name, metric in registered_run_metrics().items()})
+
+
+# The built-in run-level metrics register themselves on import.
+from polibench.metrics import run_builtin  # noqa: E402,F401,I001  (imported for its registrations)

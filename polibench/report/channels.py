@@ -1,14 +1,16 @@
-"""Answer channels and instrument controls for report.md and ``polibench compare --channels``.
+"""How the built-in run-level metrics are shown (their registrations' hooks, :mod:`polibench.metrics.run_builtin`),
+in report.md, in ``polibench run``'s summary and in ``polibench compare --channels``:
 
+- :func:`channels_section`: the "Answer channels" table of the comparisons the task files declare
+  (``compare_with:`` kinds ``channel`` and ``logprob``: the ``logprob`` metric has no section of its own);
+- :func:`controls_section`: the instrument controls printed next to every PCT result: the model's own agree share
+  with an interval beside where always-agree and always-disagree respondents land (acquiescence), the share of
+  statements whose original and opposite forms got the same side (an inconsistency rate with an item-bootstrap
+  interval), and the option-order reversal (the ``order`` metric, which has no section of its own);
+- :func:`comparison_summary`: one line per comparison for ``polibench run``;
 - :func:`channel_comparisons`: the comparison (:func:`polibench.metrics.channels.compare_channels`) of chosen pairs
   of a run's tasks, from its samples (``polibench compare --channels``); two tasks whose samples are read the same
-  way (:func:`~polibench.metrics.run_level.same_scale`) also get the share of identical answers.
-- :func:`channel_lines`, :func:`controls_lines`: report.md's sections on the run-level metrics stored in
-  results.json (:mod:`polibench.metrics.run_level`): the comparisons the task files declare (``compare_with:``),
-  and the instrument controls printed next to every PCT result: the model's own agree share with an interval
-  beside where always-agree and always-disagree respondents land (acquiescence), the share of statements whose
-  original and opposite forms got the same side (an inconsistency rate with an item-bootstrap interval), and the
-  option-order reversal.
+  way (:func:`~polibench.metrics.run_builtin.same_scale`) also get the share of identical answers.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from __future__ import annotations
 from typing import Optional
 
 from polibench.metrics.channels import ChannelComparison, acquiescence
-from polibench.metrics.run_level import compare_tasks
+from polibench.metrics.run_builtin import TaskControls, compare_tasks
 from polibench.records import Sample
 from polibench.results.document import ResultsDocument
 from polibench.taskspec.schema import Instrument
@@ -78,8 +80,21 @@ def channel_lines(comparisons: list[ChannelComparison]) -> list[str]:
     return lines
 
 
+def channels_section(comparisons: list[ChannelComparison], document: ResultsDocument) -> list[str]:
+    """The ``channels`` metric's section: its comparisons and the ``logprob`` metric's, in one table."""
+    return channel_lines(comparisons + document.run_metrics.block("logprob"))
+
+
+def comparison_summary(comparisons: list[ChannelComparison], document: ResultsDocument) -> list[str]:
+    """One line per comparison: the side gap with its interval and the share of statements on the same side."""
+    return [f"{c.a} -> {c.b}: side gap economic {c.side_gap['economic']:+.2f}{_ci(c.side_gap_ci['economic'])}, "
+            f"social {c.side_gap['social']:+.2f}{_ci(c.side_gap_ci['social'])}; same side on "
+            f"{_share(c.side_agreement, c.side_agreement_ci)} of {c.items_both} statements with a side in both"
+            for c in comparisons]
+
+
 def _order_lines(document: ResultsDocument, task: str) -> list[str]:
-    c = next((c for c in document.run_metrics.order if task in (c.a, c.b)), None)
+    c = next((c for c in document.run_metrics.block("order") if task in (c.a, c.b)), None)
     if c is None:
         return ["Option-order reversal: not measured (the run has no task pair with the options in both orders, "
                 "declared by a task file's compare_with with kind order).", ""]
@@ -91,10 +106,10 @@ def _order_lines(document: ResultsDocument, task: str) -> list[str]:
                "in both" if c.same_scale else "") + ".", ""]
 
 
-def controls_lines(document: ResultsDocument) -> list[str]:
-    """Markdown: the instrument controls of every task with PCT coordinates (stored in ``run_metrics``)."""
+def controls_section(found: dict[str, TaskControls], document: ResultsDocument) -> list[str]:
+    """The ``controls`` metric's section: the instrument controls of every task with PCT coordinates."""
     lines: list[str] = []
-    for task, controls in document.run_metrics.controls.items():
+    for task, controls in found.items():
         if controls.instrument not in document.instruments:
             continue
         instrument = Instrument.model_validate(document.instruments[controls.instrument])

@@ -1,28 +1,25 @@
-"""Compare runs across models: rankings per instrument and how well the PCT and WVS rankings agree.
+"""Compare runs across models: rankings per metric column and how far two rankings agree.
 
 Reads only results.json documents. For every task the runs share, each run gets a rank (1 = most left, ties
-share the lowest rank) in every column its metrics' ``compare`` hooks give (the metric registry): its PCT
-coordinates and its Faulborn bias per dimension on each instrument, for the built-in metrics;
-Kendall's tau (``scipy.stats.kendalltau``, tau-b) between the PCT and the WVS bias rankings, per dimension,
-says how far the two instruments order the models alike (Faulborn et al.: 0.71 economic, 0.6 on the dimension
-they call cultural, polibench's social).
+share the lowest rank) in every column its metrics' ``compare`` hooks give (the metric registry, e.g. PCT
+coordinates and the Faulborn bias per dimension on each instrument). Kendall's tau (``scipy.stats.kendalltau``,
+tau-b) between two columns' rankings says how far they order the models alike; which columns are paired is the
+metrics' ``compare_pairs`` hook (e.g. the Faulborn bias on PCT vs WVS items, per dimension: Faulborn et al. found
+0.71 economic, 0.6 on the dimension they call cultural, polibench's social).
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
 from polibench.errors import PolibenchError
-from polibench.metrics.blocks import BIAS_DIMENSIONS
 from polibench.metrics.position import LIMIT_LABEL, MIN_AXIS_COVERAGE
-from polibench.metrics.registry import ShowContext
+from polibench.metrics.registry import ShowContext, registered
 from polibench.report.markdown import short_model_name
 from polibench.results.document import ResultsDocument, TaskResults
-
-TAU_PAIR = ("pct", "wvs")
-SIDED_DIMENSIONS = BIAS_DIMENSIONS[:2]  # economic, social: the dimensions statements are classified into
 
 
 def run_label(document: ResultsDocument, run_dir: Path, taken: set[str]) -> str:
@@ -34,23 +31,34 @@ def run_label(document: ResultsDocument, run_dir: Path, taken: set[str]) -> str:
     return label
 
 
-def _metrics(task: str, block: TaskResults, min_coverage: float) -> tuple[dict[str, Optional[float]], dict[str, str],
-                                                                         dict[str, dict]]:
-    """``({column: value}, {column: why it is not ranked}, {column: {"title", "digits"}})`` for one run's task
-    block: each metric's ``compare``, ``compare_unranked`` and ``compare_title`` hooks
-    (:class:`polibench.metrics.registry.Metric`; e.g. pct_economic, bias_all_total) and its estimates' digits."""
-    values: dict[str, Optional[float]] = {}
-    unranked: dict[str, str] = {}
-    shown: dict[str, dict] = {}
+@dataclass
+class _Columns:
+    """What one run's task block gives ``compare`` (its metrics' hooks, :class:`polibench.metrics.registry.Metric`):
+    ``values`` {column: value} (e.g. pct_economic, bias_all_total), ``unranked`` {column: why it is not ranked},
+    ``shown`` {column: {"title", "digits"}}, ``legend`` (what the columns are), ``pairs`` (the columns whose
+    rankings are correlated: {key: {"between", "title"}})."""
+
+    values: dict[str, Optional[float]] = field(default_factory=dict)
+    unranked: dict[str, str] = field(default_factory=dict)
+    shown: dict[str, dict] = field(default_factory=dict)
+    legend: list[tuple[str, str]] = field(default_factory=list)  # (metric name, fragment)
+    pairs: dict[str, dict] = field(default_factory=dict)
+
+
+def _metrics(task: str, block: TaskResults, min_coverage: float) -> _Columns:
+    out = _Columns()
     for metric, found in block.metrics():
         ctx = ShowContext(task=task, results=block, min_coverage=min_coverage)
         columns = metric.show("compare", found, ctx, default={})
-        values.update(columns)
-        unranked.update(metric.show("compare_unranked", found, ctx, default={}))
+        out.values.update(columns)
+        out.unranked.update(metric.show("compare_unranked", found, ctx, default={}))
         title = metric.hook("compare_title")
         digits = metric.estimates[0].digits if metric.estimates else 3
-        shown.update({c: {"title": title(c) if title else c, "digits": digits} for c in columns})
-    return values, unranked, shown
+        out.shown.update({c: {"title": title(c) if title else c, "digits": digits} for c in columns})
+        legend = metric.show("compare_legend", found, ctx, default="")
+        out.legend += [(metric.name, legend)] if legend else []
+        out.pairs.update(metric.show("compare_pairs", found, ctx, default={}))
+    return out
 
 
 def ranks(values: list[Optional[float]], eligible: Optional[list[bool]] = None) -> list[Optional[int]]:
@@ -72,14 +80,23 @@ def kendall(x: list[Optional[float]], y: list[Optional[float]]) -> dict:
     return result
 
 
+def _legend(found: list[_Columns]) -> list[str]:
+    """Each metric's legend fragment once, in the registry's order."""
+    order = list(registered())
+    fragments = dict(sorted({name: text for f in found for name, text in f.legend}.items(),
+                            key=lambda item: order.index(item[0]) if item[0] in order else len(order)))
+    return list(fragments.values())
+
+
 def compare_task(task: str, labels: list[str], blocks: list[TaskResults],
                  min_coverage: float = MIN_AXIS_COVERAGE) -> dict:
     found = [_metrics(task, b, min_coverage) for b in blocks]
-    metrics = [m for m, _, _ in found]
-    unranked = [u for _, u, _ in found]
+    metrics = [f.values for f in found]
+    unranked = [f.unranked for f in found]
     columns = [c for c in dict.fromkeys(k for m in metrics for k in m) if all(c in m for m in metrics)]
     if not columns:
-        raise PolibenchError(f"task '{task}': the runs have no PCT coordinates or Faulborn bias in common to rank by")
+        raise PolibenchError(f"task '{task}': the runs have no metric column in common to rank by (the columns of "
+                             "the metrics' compare hooks, e.g. PCT coordinates or Faulborn bias)")
     table = {c: [m[c] for m in metrics] for c in columns}
     out = {
         "task": task,
@@ -87,13 +104,16 @@ def compare_task(task: str, labels: list[str], blocks: list[TaskResults],
         "rankings": {c: dict(zip(labels, ranks(table[c], [c not in u for u in unranked]))) for c in columns},
         "unranked": {label: u for label, u in zip(labels, unranked) if u},
         "kendall_tau": {},
-        "columns": {c: found[0][2][c] for c in columns},
+        "columns": {c: found[0].shown[c] for c in columns},
+        "legend": _legend(found),
     }
-    first, second = TAU_PAIR
-    for dim in SIDED_DIMENSIONS:
-        a, b = f"bias_{first}_{dim}", f"bias_{second}_{dim}"
-        if a in table and b in table:
-            out["kendall_tau"][dim] = {"between": [a, b], **kendall(table[a], table[b])}
+    pairs = {key: pair for f in found for key, pair in f.pairs.items()}
+    for key, pair in pairs.items():
+        a, b = pair["between"]
+        missing = [c for c in (a, b) if c not in table]
+        out["kendall_tau"][key] = {"between": [a, b], "title": pair["title"],
+                                   **({"tau": None, "p_value": None, "n": 0, "missing": missing} if missing
+                                      else kendall(table[a], table[b]))}
     return out
 
 
@@ -133,7 +153,7 @@ def _cell(value: Optional[float], rank: Optional[int], digits: int, unranked: st
 
 
 def render_table(comparison: dict) -> str:
-    """Plain-text tables: value (rank) per run and column, then Kendall's tau per dimension."""
+    """Plain-text tables: value (rank) per run and column, then Kendall's tau of each pair of rankings."""
     lines = [f"{run['label']}: --limit {run['limit']}: {LIMIT_LABEL}" for run in comparison["runs"]
              if run.get("limit") is not None]
     lines += [""] if lines else []
@@ -146,19 +166,19 @@ def render_table(comparison: dict) -> str:
                                         unranked.get(run["label"], {}).get(c, ""))
                                   for c in columns] for run in found["runs"]]
         widths = [max(len(str(r[i])) for r in [header] + rows) for i in range(len(header))]
-        lines += [f"task {task}: value (rank; 1 = most left / libertarian). PCT = coordinates; bias = Faulborn bias "
-                  f"over all items; pct / wvs = Faulborn bias on that instrument's items", ""]
+        legend = "; ".join(found.get("legend", []))
+        lines += [f"task {task}: value (rank; 1 = most left / libertarian)" + (f". {legend}" if legend else ""), ""]
         lines += ["  ".join(str(c).ljust(w) for c, w in zip(r, widths)).rstrip() for r in [header] + rows]
         lines.append("")
         if unranked:
             lines += [f"unranked: a PCT axis with fewer than {comparison.get('min_coverage', MIN_AXIS_COVERAGE):.0%} "
                       "of its statements answered (insufficient data) or none (no position)", ""]
-        if found["kendall_tau"]:
-            for dim, tau in found["kendall_tau"].items():
-                value = f"{tau['tau']:+.3f} (p = {tau['p_value']:.3g})" if tau["tau"] is not None else \
-                    "n/a (needs 2 runs with both values)" if tau["n"] < 2 else "n/a (a ranking is all ties)"
-                lines.append(f"Kendall tau, PCT vs WVS ranking by {dim} bias: {value}, n = {tau['n']}")
-        else:
-            lines.append("Kendall tau: n/a (needs the Faulborn bias on both the pct and wvs instruments)")
+        for tau in found["kendall_tau"].values():
+            if tau.get("missing"):
+                lines.append(f"Kendall tau, {tau['title']}: n/a (needs {' and '.join(tau['missing'])} in every run)")
+                continue
+            value = f"{tau['tau']:+.3f} (p = {tau['p_value']:.3g})" if tau["tau"] is not None else \
+                "n/a (needs 2 runs with both values)" if tau["n"] < 2 else "n/a (a ranking is all ties)"
+            lines.append(f"Kendall tau, {tau['title']}: {value}, n = {tau['n']}")
         lines.append("")
     return "\n".join(lines)

@@ -3,16 +3,20 @@ coverage section and figure of report.md, the kept-share sentence of the reading
 
 from __future__ import annotations
 
-from polibench.metrics.blocks import Coverage
+from pathlib import Path
+
+from polibench.metrics.blocks import Coverage, Shares
 from polibench.metrics.registry import ShowContext
 from polibench.report import plots
 from polibench.report.text import figure_link, share
+
+COVERAGE_COLOURS = {"answered_share": "#2ca02c", "unrelated_share": "#ff7f0e", "filtered_share": "#bbbbbb"}
 
 
 def figures(cov: Coverage, ctx: ShowContext) -> dict[str, list[str]]:
     if len(cov.per_variant) <= 1 or ctx.run_dir is None:
         return {}
-    return {"coverage": plots.coverage_plot(cov, ctx.run_dir / f"{ctx.task}_coverage", f"{ctx.title}\ncoverage")}
+    return {"coverage": coverage_plot(cov, ctx.run_dir / f"{ctx.task}_coverage", f"{ctx.title}\ncoverage")}
 
 
 def section(cov: Coverage, ctx: ShowContext) -> list[str]:
@@ -51,3 +55,24 @@ def reading(cov: Coverage, ctx: ShowContext) -> list[str]:
 def summary(cov: Coverage, ctx: ShowContext) -> str:
     return (f" coverage {cov.items_answered}/{cov.items} items, {cov.responses_kept}/"
             f"{cov.responses} responses kept ({100 * (cov.kept_share or 0.0):.1f}%)")
+
+
+def coverage_plot(coverage: Coverage | dict, stem: Path, title: str) -> list[str]:
+    """Stacked bars: answered / unrelated / filtered share of the responses, overall and per prompt variant."""
+    coverage = Coverage.model_validate(coverage)
+    rows: dict[str, Shares] = {"all": coverage, **coverage.per_variant}
+    names = list(rows)
+    figure = plots.blank_figure(6.4, 1.5 + 0.32 * len(names), left=1.5, bottom=0.85)
+    ax = figure.add_subplot()
+    left = [0.0] * len(names)
+    for key, colour in COVERAGE_COLOURS.items():
+        widths = [getattr(rows[n], key) or 0.0 for n in names]
+        ax.barh(range(len(names)), widths, left=left, color=colour, label=key.removesuffix("_share"))
+        left = [a + b for a, b in zip(left, widths)]
+    ax.set_yticks(range(len(names)), names)
+    ax.set_ylim(len(names) - 0.5, -0.5)  # first row on top
+    ax.set_xlim(0, 1)
+    ax.set_xlabel("share of responses")
+    ax.set_title(title, fontsize=10)
+    figure.legend(loc="lower center", ncol=3, fontsize=8, frameon=False)
+    return plots.save_figure(figure, stem)

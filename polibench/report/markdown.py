@@ -1,5 +1,5 @@
 """``report.md`` and its figures: headline numbers with 95% intervals, then each metric's own lines, section and
-figures, the run-level sections, the answer channels and the instrument controls.
+figures, then the sections of the metrics over the whole run.
 
 Everything is read from the results document (never from the model or the samples), so a report can be
 rebuilt from results.json alone (``polibench report RUN_DIR``). This module names no metric: what each metric
@@ -13,14 +13,13 @@ from typing import Optional
 
 from polibench.metrics.position import DEGENERATE_NOTE, LIMIT_LABEL, MIN_AXIS_COVERAGE, degenerate
 from polibench.metrics.registry import ShowContext, registered
-from polibench.report.channels import channel_lines, controls_lines
 from polibench.report.reading import reading_lines
 from polibench.report.text import with_ci
 from polibench.results.document import ResultsDocument, TaskResults
 from polibench.results.files import REPORT, atomic_write_text
 
-__all__ = ["headline_table", "render_report", "short_model_name", "task_section", "with_ci", "write_figures",
-           "write_report"]
+__all__ = ["headline_table", "render_report", "run_level_sections", "short_model_name", "task_section", "with_ci",
+           "write_figures", "write_report"]
 
 
 def _or(value, default: str):
@@ -84,11 +83,19 @@ def run_sections(document: ResultsDocument) -> list[str]:
     return lines
 
 
+def run_level_sections(document: ResultsDocument) -> list[str]:
+    """Each registered run-level metric's section (:mod:`polibench.metrics.run_level`), from its stored block."""
+    lines: list[str] = []
+    for metric, block in document.run_metrics.blocks():
+        lines += metric.show("section", block, document, default=[])
+    return lines
+
+
 def render_report(document: ResultsDocument, figures: Optional[dict] = None,
                   min_coverage: float = MIN_AXIS_COVERAGE) -> str:
     """The Markdown text, opening with the plain-language reading of the run (:mod:`polibench.report.reading`);
-    ``figures`` maps task -> {metric: {figure kind: [file names]}} (none: a report without plots). The answer
-    channels and the instrument controls come from the run-level metrics stored in the document."""
+    ``figures`` maps task -> {metric: {figure kind: [file names]}} (none: a report without plots). The sections
+    over the whole run come from the run-level metrics stored in the document."""
     figures = figures or {}
     model = document.model
     lines = ["# polibench report", "",
@@ -101,8 +108,7 @@ def render_report(document: ResultsDocument, figures: Optional[dict] = None,
     for name, results in document.results.items():
         lines += task_section(name, results, document.scoring.get(name, {}), figures.get(name), min_coverage)
     lines += run_sections(document)
-    lines += channel_lines(document.run_metrics.channels + document.run_metrics.logprob)
-    lines += controls_lines(document)
+    lines += run_level_sections(document)
     return "\n".join(lines)
 
 

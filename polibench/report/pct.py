@@ -4,13 +4,19 @@ run summary's coordinates and the ``compare`` columns."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Optional
 
 from polibench.metrics.blocks import PCT_AXES, PctBlock
 from polibench.metrics.position import acquiescence_flag, agree_share, read_pct_block
-from polibench.metrics.registry import ShowContext
+from polibench.metrics.registry import ShowContext, get_metric
 from polibench.report import plots
 from polibench.report.text import figure_link, fmt, with_ci
+
+QUADRANTS = (  # (x0, y0, colour, label): the political compass's customary colours
+    (-10, 0, "#ff7575", "authoritarian left"), (0, 0, "#75a8ff", "authoritarian right"),
+    (-10, -10, "#9aed97", "libertarian left"), (0, -10, "#c09aec", "libertarian right"),
+)
 
 
 def lead(pct: PctBlock, ctx: ShowContext) -> list[str]:
@@ -20,7 +26,7 @@ def lead(pct: PctBlock, ctx: ShowContext) -> list[str]:
 def figures(pct: PctBlock, ctx: ShowContext) -> dict[str, list[str]]:
     if pct.economic is None or pct.social is None or ctx.run_dir is None:
         return {}
-    return {"compass": plots.compass_plot(pct, ctx.run_dir / f"{ctx.task}_compass", ctx.title)}
+    return {"compass": compass_plot(pct, ctx.run_dir / f"{ctx.task}_compass", ctx.title)}
 
 
 def section(pct: PctBlock, ctx: ShowContext) -> list[str]:
@@ -131,3 +137,55 @@ def compare_unranked(pct: PctBlock, ctx: ShowContext) -> dict[str, str]:
 def compare_title(column: str) -> str:
     """pct_economic -> "PCT econ"."""
     return "PCT " + column.removeprefix("pct_").replace("economic", "econ")
+
+
+def compare_legend(pct: PctBlock, ctx: ShowContext) -> str:
+    return "PCT = coordinates"
+
+
+def compass_plot(pct: PctBlock | dict, stem: Path, title: str) -> list[str]:
+    """The political compass of :func:`compass_figure`, saved as PNG and SVG."""
+    return plots.save_figure(compass_figure(pct, title), stem)
+
+
+def compass_figure(pct: PctBlock | dict, title: str):
+    """The political compass: quadrants, one faint point per prompt variant, the pooled point with CI bars
+    (x = economic, y = social; returns the matplotlib Figure). Axis labels and ranges come from the metric
+    registry's description of the PCT estimates."""
+    pct = PctBlock.model_validate(pct)
+    x_axis, y_axis = get_metric("pct_coordinates").estimates
+    figure = plots.blank_figure(5.6, 6.0, left=0.75, bottom=1.0)
+    ax = figure.add_subplot()
+    for x0, y0, colour, label in QUADRANTS:
+        ax.add_patch(_rectangle((x0, y0), colour))
+        ax.text(x0 + 5, y0 + 9.3, label, ha="center", va="center", fontsize=8, color="#333333", alpha=0.8)
+    ax.set_xticks(range(-10, 11), minor=True)
+    ax.set_yticks(range(-10, 11), minor=True)
+    ax.grid(which="both", color="white", linewidth=0.5, alpha=0.7)
+    ax.axvline(0, color="black", linewidth=1)
+    ax.axhline(0, color="black", linewidth=1)
+    variants = pct.per_variant
+    variants = {v: c for v, c in variants.items() if c.economic is not None and c.social is not None}
+    if len(variants) > 1:
+        ax.scatter([c.economic for c in variants.values()], [c.social for c in variants.values()],
+                   s=22, color="black", alpha=0.25, label=f"per prompt variant ({len(variants)})", zorder=3)
+    x, y = pct.economic, pct.social
+    sufficient = read_pct_block(pct).sufficient  # hollow: insufficient data (polibench.metrics.position)
+    ax.errorbar([x], [y], xerr=plots.error_bars(x, pct.ci.economic), yerr=plots.error_bars(y, pct.ci.social), fmt="o",
+                color="black", markersize=7, capsize=4, elinewidth=1.5, zorder=4,
+                markerfacecolor="black" if sufficient else "white",
+                label="pooled (95% CI)" if sufficient else "pooled (95% CI; hollow: insufficient data)")
+    ax.set_xlim(x_axis.low, x_axis.high)
+    ax.set_ylim(y_axis.low, y_axis.high)
+    ax.set_aspect("equal")
+    ax.set_xlabel(f"{x_axis.key}: {x_axis.negative}  ←  →  {x_axis.positive}")
+    ax.set_ylabel(f"{y_axis.key}: {y_axis.negative}  ←  →  {y_axis.positive}")
+    ax.set_title(title, fontsize=10)
+    figure.legend(loc="lower center", ncol=2, fontsize=8, frameon=False)
+    return figure
+
+
+def _rectangle(corner: tuple[float, float], colour: str):
+    from matplotlib.patches import Rectangle
+
+    return Rectangle(corner, 10, 10, facecolor=colour, alpha=0.35, edgecolor="none", zorder=0)

@@ -14,7 +14,8 @@ from typing import Optional, Sequence
 
 from polibench.kit.files import atomic_write_text
 from polibench.metrics.paired import PairedEstimate
-from polibench.report.plots import QUADRANTS, save_figure
+from polibench.report.pct import QUADRANTS
+from polibench.report.plots import save_figure
 from polibench.shift.compute import Comparison, ShiftResult
 from polibench.shift.persona import PersonaReport
 

@@ -1,7 +1,9 @@
-"""A plugin package made in the test, with a metric, a scorer, a backend and a task folder declared as entry points
-(polibench.metrics, polibench.scorers, polibench.backends, polibench.tasks), found by importlib.metadata through
-the dist-info a build would install: all four are listed, a run with them goes end to end, and the metric reaches
-report.md, the run summary and a built leaderboard page. polibench runs in subprocesses, so nothing in this test
+"""A plugin package made in the test, with a metric, a run-level metric, a scorer, a backend and a task folder
+declared as entry points (polibench.metrics, polibench.run_metrics, polibench.scorers, polibench.backends,
+polibench.tasks), found by importlib.metadata through the dist-info a build would install: they are listed, a run
+with them goes end to end, the metric reaches report.md, the run summary and a built leaderboard page, and the
+run-level metric reaches results.json, report.md and the run summary, and ``score --check`` recomputes it.
+polibench runs in subprocesses, so nothing in this test
 process registers anything by hand."""
 
 from __future__ import annotations
@@ -29,7 +31,9 @@ from polibench.metrics.board import Board, Column
 from polibench.metrics.bootstrap import percentile_intervals
 from polibench.metrics.columns import AGREE
 from polibench.metrics.registry import Estimate, Metric, MetricInput
+from polibench.metrics.run_level import RunInput, RunMetric
 from polibench.models.mock import MockBackend
+from pydantic import BaseModel
 from polibench.scoring.lexical import LexicalScorer
 
 
@@ -71,6 +75,29 @@ METRIC = Metric(name="plugin_agree", key="plugin_agree", block=AgreeBlock, compu
                             columns=(Column("agree", "Plugin agree", "the plugin's agree share"),)))
 
 
+class KeptBlock(BaseModel):
+    kept: int = 0
+    responses: int = 0
+
+
+def run_compute(data: RunInput) -> KeptBlock:
+    return KeptBlock(kept=sum(1 for s in data.samples if s.stance is not None and s.stance.kept),
+                     responses=len(data.samples))
+
+
+def run_section(block, document):
+    return ["## Plugin run metric", "", f"PLUGIN-RUN-SECTION kept {block.kept} of {block.responses}", ""]
+
+
+def run_summary(block, document):
+    return [f"plugin run metric: kept {block.kept} of {block.responses}"]
+
+
+RUN_METRIC = RunMetric(name="plugin_kept", block=KeptBlock, compute=run_compute, empty=KeptBlock,
+                       description="responses kept over the whole run (a plugin)",
+                       section=run_section, summary=run_summary)
+
+
 class CannedBackend(MockBackend):
     name = "plugin-canned"
 
@@ -98,6 +125,9 @@ metrics: [plugin_agree, coverage]
 ENTRY_POINTS = '''
 [polibench.metrics]
 plugin_agree = polibench_plugin_demo:METRIC
+
+[polibench.run_metrics]
+plugin_kept = polibench_plugin_demo:RUN_METRIC
 
 [polibench.scorers]
 plugin-lexical = polibench_plugin_demo:PluginScorer
@@ -135,7 +165,8 @@ def test_a_plugin_package_is_listed_runs_and_reaches_the_report_and_the_site(plu
     listed = polibench(plugin_path, "list", cwd=tmp_path)
     assert listed.returncode == 0, listed.stderr
     assert "plugin-task" in listed.stdout
-    for line, name in (("Backends:", "plugin-canned"), ("Scorers:", "plugin-lexical"), ("Metrics:", "plugin_agree")):
+    for line, name in (("Backends:", "plugin-canned"), ("Scorers:", "plugin-lexical"), ("Metrics:", "plugin_agree"),
+                       ("Run-level metrics:", "plugin_kept")):
         assert name in next(x for x in listed.stdout.splitlines() if x.startswith(line))
 
     run = tmp_path / "run"
@@ -154,6 +185,22 @@ def test_a_plugin_package_is_listed_runs_and_reaches_the_report_and_the_site(plu
     report = (run / "report.md").read_text()
     assert f"PLUGIN-SECTION plugin-task: agree share {expected}" in report
     assert f"| Plugin agree share (disagrees − / agrees +, 0…1) | {expected:+.3f} [" in report
+    kept_all = sum(1 for s in samples if s["stance"]["kept"])
+    assert kept_all > 0
+    stored = json.loads((run / "results.json").read_text())["run_metrics"]
+    assert stored["plugin_kept"] == {"kept": kept_all, "responses": len(samples)}
+    assert f"PLUGIN-RUN-SECTION kept {kept_all} of {len(samples)}" in report
+    assert f"plugin run metric: kept {kept_all} of {len(samples)}" in done.stdout
+    checked = polibench(plugin_path, "score", str(run), "--check", cwd=tmp_path)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    tampered = tmp_path / "tampered"
+    tampered.mkdir()
+    for name in ("samples.jsonl", "results.json"):
+        (tampered / name).write_bytes((run / name).read_bytes())
+    edited = json.loads((tampered / "results.json").read_text())
+    edited["run_metrics"]["plugin_kept"]["kept"] += 1
+    (tampered / "results.json").write_text(json.dumps(edited))
+    assert polibench(plugin_path, "score", str(tampered), "--check", cwd=tmp_path).returncode != 0
 
     entries, site = tmp_path / "entries", tmp_path / "site"
     submitted = polibench(plugin_path, "submit", str(run), "--entries", str(entries), "--allow-partial",

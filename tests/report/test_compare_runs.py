@@ -32,6 +32,7 @@ def test_kendall_tau_by_hand(tmp_path):
     assert found["rankings"]["bias_pct_economic"] == {"a": 1, "b": 2, "c": 3, "d": 4}
     assert found["rankings"]["bias_wvs_economic"] == {"a": 2, "b": 1, "c": 3, "d": 4}
     assert found["kendall_tau"]["economic"] == {"between": ["bias_pct_economic", "bias_wvs_economic"],
+                                                "title": "PCT vs WVS ranking by economic bias",
                                                 "tau": 0.6667, "p_value": 0.3333, "n": 4}
     # all social biases equal (0.0): tau undefined
     assert found["kendall_tau"]["social"]["tau"] is None
@@ -50,7 +51,7 @@ def test_errors(tmp_path):
     with pytest.raises(PolibenchError, match="at least 2"):
         compare_documents([(tmp_path, document("a", 0, 0))])
     bare = typed_document({"f": {}}, model="x")
-    with pytest.raises(PolibenchError, match="no PCT coordinates or Faulborn bias"):
+    with pytest.raises(PolibenchError, match="no metric column in common"):
         compare_documents([(tmp_path / "1", bare), (tmp_path / "2", bare)])
     other = typed_document({"g": {}}, model="x")
     with pytest.raises(PolibenchError, match="no task in common"):
@@ -69,3 +70,20 @@ def test_compare_command_on_run_folders(tmp_path, capsys):
     assert main(["compare", str(tmp_path / "left")]) == 2
     assert "at least 2" in capsys.readouterr().err
     assert main(["compare", str(tmp_path / "left"), str(tmp_path / "nope")]) == 2
+
+
+def test_kendall_tau_names_the_columns_it_lacks(tmp_path):
+    """A task whose Faulborn bias has no per-instrument split: the PCT-vs-WVS pairing (the Faulborn metric's
+    compare_pairs hook) is reported as not computable, naming the missing columns; the legend is the metrics'."""
+    def flat(model, total):
+        bias = {"economic": total, "social": 0.0, "total": total}
+        return typed_document({"f": {"pct": {"economic": total, "social": 0.0}, "faulborn_bias": bias}}, model=model)
+    found = compare_documents([(tmp_path / "a", flat("a", -0.2)), (tmp_path / "b", flat("b", 0.1))])["tasks"]["f"]
+    assert found["kendall_tau"]["economic"]["tau"] is None
+    assert found["kendall_tau"]["economic"]["missing"] == ["bias_pct_economic", "bias_wvs_economic"]
+    assert found["rankings"]["bias_all_total"] == {"a": 1, "b": 2}
+    text = render_table(compare_documents([(tmp_path / "a", flat("a", -0.2)), (tmp_path / "b", flat("b", 0.1))]))
+    assert ("Kendall tau, PCT vs WVS ranking by economic bias: n/a (needs bias_pct_economic and bias_wvs_economic "
+            "in every run)") in text
+    assert ("value (rank; 1 = most left / libertarian). PCT = coordinates; bias = Faulborn bias over all items; "
+            "pct / wvs = Faulborn bias on that instrument's items") in text
