@@ -26,12 +26,19 @@ class StreamingBackend(ModelBackend):
 
     def generate(self, prompts: list[Prompt], settings: GenerationSettings,
                  progress: Optional[ProgressFn] = None) -> list[Completion]:
-        results: list[Optional[Completion]] = [None] * len(prompts)
+        return collect_each(self.generate_each, prompts, settings, progress)
 
-        def collect(index: int, completion: Completion) -> None:
-            results[index] = completion
-            if progress:
-                progress(1)
 
-        self.generate_each(prompts, settings, collect)
-        return results  # type: ignore[return-value]
+def collect_each(generate_each: Callable[[list[Prompt], GenerationSettings, ResultFn], None], prompts: list[Prompt],
+                 settings: GenerationSettings, progress: Optional[ProgressFn] = None) -> list[Completion]:
+    """``generate`` in terms of a ``generate_each``: the completions in prompt order, ticking ``progress`` as
+    each one arrives."""
+    results: list[Optional[Completion]] = [None] * len(prompts)
+
+    def collect(index: int, completion: Completion) -> None:
+        results[index] = completion
+        if progress:
+            progress(1)
+
+    generate_each(prompts, settings, collect)
+    return results  # type: ignore[return-value]

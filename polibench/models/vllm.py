@@ -34,7 +34,7 @@ from polibench.errors import BackendError
 from polibench.models.base import GENERATE, SCORE_CHOICES, ModelBackend, ProgressFn
 from polibench.models.choices import check_options, combine_forms, expand_forms, split_continuation
 from polibench.models.identity import model_fingerprint
-from polibench.models.streaming import ResultFn
+from polibench.models.streaming import ResultFn, collect_each
 from polibench.records import Completion, GenerationSettings, Prompt, Usage
 
 # Arguments that change what the model computes, hence part of the cache identity.
@@ -217,15 +217,7 @@ class VLLMBackend(ModelBackend):
     def generate(self, prompts: list[Prompt], settings: GenerationSettings,
                  progress: Optional[ProgressFn] = None) -> list[Completion]:
         if self.data_parallel_size > 1:
-            results: list[Optional[Completion]] = [None] * len(prompts)
-
-            def collect(index: int, completion: Completion) -> None:
-                results[index] = completion
-                if progress:
-                    progress(1)
-
-            self.generate_each(prompts, settings, collect)
-            return results  # type: ignore[return-value]
+            return collect_each(self.generate_each, prompts, settings, progress)
         results = self.generate_groups(prompts, self.groups(prompts), settings)
         if progress:
             progress(len(prompts))
