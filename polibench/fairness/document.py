@@ -16,7 +16,7 @@ from typing import Any, Literal, Optional
 from pydantic import ValidationError
 
 from polibench.errors import PolibenchError
-from polibench.kit.strict import Strict
+from polibench.kit.strict import Strict, first_error
 
 FORMAT = "polibench-fairness-eval"
 SCHEMA_VERSION = 1
@@ -135,9 +135,8 @@ def parse_document(value: Any, source: str) -> FairnessEvaluation:
     try:
         document = FairnessEvaluation.model_validate(value)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"]) or "(top level)"
-        raise PolibenchError(f"{source}: field '{where}': {first['msg']}") from None
+        where, message = first_error(exc, "(top level)")
+        raise PolibenchError(f"{source}: field '{where}': {message}") from None
     except RecursionError:
         raise PolibenchError(f"{source}: nested too deeply to be an evaluation document") from None
     return document

@@ -1,11 +1,19 @@
-"""``Strict``: the one pydantic base of polibench's file schemas; an unknown field is an error, not ignored."""
+"""``Strict``: the one pydantic base of polibench's file schemas; an unknown field is an error, not ignored.
+``first_error``: where and what, of the first thing a schema refused, for a one-line message."""
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, ValidationError
 
 
 class Strict(BaseModel):
     """A schema that refuses fields it does not declare (a typo in a YAML or JSON file is reported)."""
 
     model_config = ConfigDict(extra="forbid")
+
+
+def first_error(exc: ValidationError, whole: str) -> tuple[str, str]:
+    """``(field, message)`` of the first error: the field's dotted path, or ``whole`` when the error is about the
+    whole document."""
+    first = exc.errors()[0]
+    return ".".join(str(p) for p in first["loc"]) or whole, first["msg"]

@@ -18,6 +18,7 @@ from polibench.errors import PolibenchError
 from polibench.hashing import file_sha256
 from polibench.kit.files import atomic_write_text
 from polibench.kit.jsonl import field_error, jsonl_lines
+from polibench.kit.strict import first_error
 from polibench.records import Sample
 from polibench.results.document import ResultsDocument
 from polibench.results.migrate import migrate
@@ -69,9 +70,7 @@ def parse_samples(data: bytes, path: str) -> list[Sample]:
         try:
             out.append(Sample.model_validate_json(line))
         except ValidationError as exc:
-            first = exc.errors()[0]
-            field = ".".join(str(p) for p in first["loc"]) or "(line)"
-            raise field_error(path, number, field, first["msg"]) from None
+            raise field_error(path, number, *first_error(exc, "(line)")) from None
     return out
 
 

@@ -23,7 +23,7 @@ from pydantic import ValidationError
 from polibench.errors import PolibenchError
 from polibench.hashing import file_sha256
 from polibench.kit.files import atomic_write_text
-from polibench.kit.strict import Strict
+from polibench.kit.strict import Strict, first_error
 from polibench.records import Sample
 from polibench.results.files import RESULTS, SAMPLES, SHARD, parse_json, write_samples
 
@@ -86,9 +86,8 @@ def read_manifest(run_dir: Path) -> ShardManifest:
     try:
         manifest = ShardManifest.model_validate(data)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        raise PolibenchError(f"{path}: field {'.'.join(str(p) for p in first['loc']) or '(document)'}: "
-                             f"{first['msg']}") from None
+        field, message = first_error(exc, "(document)")
+        raise PolibenchError(f"{path}: field {field}: {message}") from None
     if (run_dir / RESULTS).is_file():
         raise PolibenchError(f"{run_dir}: holds both {SHARD} and {RESULTS}; a shard folder holds no results")
     if plan_sha256(manifest.plan) != manifest.plan_sha256:
