@@ -159,14 +159,13 @@ def migrate_entry(data):
     if not isinstance(data, dict):
         return data
     data = dict(data)
-    run_metrics = dict(found) if isinstance(found := data.get("run_metrics"), dict) else found
+    moved = {}
     for name, metric in registered_run_metrics().items():
         board = metric.board_of()
-        block = board.v1(data) if board is not None and board.v1 is not None else None
-        if block and isinstance(run_metrics, (dict, type(None))):
-            run_metrics = {name: block, **(run_metrics or {})}
-    if run_metrics is not None:
-        data["run_metrics"] = run_metrics
+        if board is not None and board.v1 is not None and (block := board.v1(data)):
+            moved[name] = block
+    if moved and isinstance(data.get("run_metrics", {}), dict):  # a malformed run_metrics is the schema's to name
+        data["run_metrics"] = {**moved, **data.get("run_metrics", {})}
     if data.get("schema_version") != 1:
         return data
     tasks = data.get("tasks")
