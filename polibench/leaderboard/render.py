@@ -12,7 +12,14 @@ from typing import Optional
 from polibench import __version__
 from polibench.leaderboard.charts import bar_chart, compass_point, compass_svg, fmt_metric, spread_chart
 from polibench.leaderboard.imported_html import attribution, imported_badge
-from polibench.leaderboard.markers import FORCING_NOTE, channel_of, channels, is_forcing, legend_marker, model_colours
+from polibench.leaderboard.markers import (
+    FORCING_NOTE,
+    answer_channels,
+    channel_of,
+    is_forcing,
+    legend_marker,
+    model_colours,
+)
 from polibench.leaderboard.positions import compass, has_position, position_values, task_flag, task_position
 from polibench.leaderboard.schema import Entry, Metric, TaskResult
 from polibench.metrics.board import Board, Column, RunBoard, Section, Site, values
@@ -181,10 +188,10 @@ def legend(rows: list[tuple[Entry, TaskResult, str]]) -> str:
 
 
 def shape_legend(rows: list[tuple[Entry, TaskResult, str]]) -> str:
-    """The marker shapes of the channels on the board, and the outline of forcing runs when there are any."""
+    """The marker shape of each answer channel on the board, and the outline of forcing runs when there are any."""
     shown = {channel_of(t) for _, t, _ in rows if has_position(t)}
     items = [f'<li data-channel="{name}">{legend_marker(shape)}{escape(text)}</li>'
-             for name, (shape, text) in channels().items() if name in shown]
+             for name, (shape, text) in answer_channels().items() if name in shown]
     if any(is_forcing(t) for _, t, _ in rows if has_position(t)):
         items.append(f'<li data-channel="forcing">{legend_marker("circle", forcing=True)}{escape(FORCING_NOTE)}</li>')
     return "".join(items)
@@ -293,7 +300,7 @@ def index_page(entries: list[Entry], generated: str, fairness: str = "", verifie
             i, label, colour, x, y,  # type: ignore[arg-type]  (has_position: both are there)
             attrs=f' data-task="{escape(t.name)}" data-instruments="{escape(" ".join(t.instruments))}"'
                   f' data-model="{escape(e.model.id)}" data-channel="{channel_of(t)}"',
-            hollow=not _sufficient(t), shape=channels()[channel_of(t)][0], forcing=is_forcing(t)))
+            hollow=not _sufficient(t), shape=answer_channels()[channel_of(t)][0], forcing=is_forcing(t)))
     tasks = sorted({t.name for _, t, _ in rows})
     instruments = sorted({n for _, t, _ in rows for n in t.instruments})
     columns = table_columns(rows)
