@@ -20,7 +20,7 @@ from leaderboard_helpers import XSS_IMG, XSS_SCRIPT, make_entries
 
 from polibench.leaderboard.build import build_site
 from polibench.leaderboard.positions import has_position
-from polibench.leaderboard.render import boards
+from polibench.leaderboard.render import boards, run_boards
 
 IN_CI = os.environ.get("CI", "").strip().lower() in ("1", "true", "yes")
 FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -288,7 +288,8 @@ def test_imported_entries_forced_vs_open_side_by_side(driver, real_site, tmp_pat
 # there is opened by its deep link too.
 TEMPLATE = Path(__file__).resolve().parents[2] / "polibench" / "leaderboard" / "templates" / "index.html"
 TABS = re.findall(r'<a href="#([\w-]+)" role="tab" data-tab="\1"', TEMPLATE.read_text(encoding="utf-8")) \
-    + [board.tab.anchor for _, board in boards() if board.tab is not None]
+    + [board.tab.anchor for _, board in boards() if board.tab is not None] \
+    + [board.tab.anchor for _, board in run_boards() if board.tab is not None]
 
 
 def expected_items(tab: str, entries) -> tuple[str, int] | None:
