@@ -4,7 +4,7 @@
 
 For each entry whose samples and results are shipped: recompute every task's results and the run-level metrics
 from the samples (no model call, no stance scoring: the samples carry their stances), write the new
-results.json.gz beside the entry, and rewrite the entry's task summaries, channel comparisons and results hash.
+results.json.gz beside the entry, and rewrite the entry's task summaries, run-level blocks and results hash.
 A built-in task's pairings with other tasks (``compare_with:``, which its stored config may predate) are taken
 from this polibench's task file; they are left out of the spec hash. Everything else (model,
 dates, samples) is kept. ``polibench leaderboard verify`` must then report every entry verified. Takes a few
@@ -46,7 +46,7 @@ def refresh(path: Path) -> bool:
     document = document.model_copy(update={"run_metrics": recompute_run_metrics(document, samples, document.results)})
     results = gzip_bytes(document.to_json().encode("utf-8"), folder / entry.results.file)
     entry = entry.model_copy(update={"tasks": extract.task_results(document, document.results), "results": results,
-                                     "channels": document.run_metrics.channels})
+                                     "run_metrics": extract.run_blocks(document.run_metrics)})
     atomic_write_text(path, entry_json(entry))
     return True
 

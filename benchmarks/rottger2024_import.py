@@ -105,14 +105,14 @@ def print_table(entries_dir: Path) -> None:
         if entry.imported is None:
             continue
         tasks = {t.name: t for t in entry.tasks}
-        for c in entry.channels:
+        for c in entry.run_block("channels") or []:
             a, b = tasks[c.a], tasks[c.b]
             same = "–" if c.side_agreement is None else f"{c.side_agreement:.2f}"
             print(f"| {entry.model.id} | {c.a.removeprefix('rottger-')} / {c.b.removeprefix('rottger-')} "
                   f"| {coord(a, 'economic')} | {coord(b, 'economic')} | {coord(a, 'social')} | {coord(b, 'social')} "
                   f"| {gap(c, 'economic')} | {gap(c, 'social')} | {c.items_both} | {same} "
                   f"| {a.coverage.kept_share:.3f} | {b.coverage.kept_share:.3f} |")
-        if not entry.channels:
+        if not entry.run_block("channels"):
             for t in entry.tasks:
                 print(f"| {entry.model.id} | {t.name.removeprefix('rottger-')} only | {coord(t, 'economic')} | – "
                       f"| {coord(t, 'social')} | – | – | – | – | – | {t.coverage.kept_share:.3f} | – |")

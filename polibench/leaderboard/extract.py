@@ -3,19 +3,21 @@
 Everything else in :mod:`polibench.leaderboard` sees the :class:`~polibench.leaderboard.schema.TaskResult`
 summaries made here, from the typed :class:`~polibench.results.document.ResultsDocument` (older results.json
 layouts are migrated when read, by :func:`polibench.results.migrate.migrate`). Which numbers are summarised
-comes from the metric registry: its estimates, and what each metric's board keeps (``details``).
+comes from the metric registry: its estimates, and what each metric's board keeps (``details``); which run-level
+blocks an entry keeps, from the run-level registry (those of the metrics that have a board).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from typing import Optional
+from typing import Any, Optional
 
 from polibench.leaderboard.schema import CoverageSummary, ImportedFrom, Metric, TaskResult
 from polibench.metrics.blocks import EstimateBlock
 from polibench.metrics.board import value_of
 from polibench.metrics.registry import ShowContext
+from polibench.metrics.run_level import RunMetrics
 from polibench.records import FIRST_DIMENSION_NAMES
 from polibench.results.document import ResultsDocument, TaskResults
 from polibench.taskspec.schema import Instrument, TaskConfig
@@ -24,6 +26,12 @@ from polibench.taskspec.schema import Instrument, TaskConfig
 def metric(block: Optional[EstimateBlock], key: str) -> Optional[Metric]:
     """Estimate ``key`` of ``block`` with its interval (None when the block has no such estimate)."""
     return value_of(block, key)
+
+
+def run_blocks(run_metrics: RunMetrics) -> dict[str, Any]:
+    """The run-level blocks an entry keeps: each metric's that has a board, unless its block is empty."""
+    return {metric.name: block for metric, block in run_metrics.blocks()
+            if metric.board_of() is not None and block != metric.empty()}
 
 
 def estimates(results: TaskResults) -> dict[str, dict[str, Metric]]:

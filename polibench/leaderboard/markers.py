@@ -22,8 +22,8 @@ SAFE_COLOURS = 12
 
 
 
-def channels() -> dict[str, tuple[str, str]]:
-    """Answer channel -> (marker shape, what the legend calls it): the channels of the answer readers'
+def answer_channels() -> dict[str, tuple[str, str]]:
+    """Answer channel -> (marker shape, what the legend calls it): each answer channel of the answer readers'
     registrations (:mod:`polibench.scoring.readers`), in their order, the open-ended channel first."""
     return {c.name: (c.shape, c.label) for c in [OPEN, *(r.channel for r in READERS.values() if r.channel is not None)]}
 
@@ -44,11 +44,11 @@ def _hue(h: float) -> str:
 
 
 def channel_of(task: TaskResult) -> str:
-    """The answer channel of the task (a name of :func:`channels`): the channel of its variants' answer readers
+    """The answer channel of the task (a name of :func:`answer_channels`): the channel of its variants' answer readers
     when they all share one, else ``open`` (mixed formats, free text, or a task polibench does not ship)."""
     scorings = _variant_scorings().get(task.variant_set, set())
-    channels = {reader.channel if (reader := READERS.get(s)) is not None else None for s in scorings}
-    found = next(iter(channels)) if len(channels) == 1 else None
+    found_channels = {reader.channel if (reader := READERS.get(s)) is not None else None for s in scorings}
+    found = next(iter(found_channels)) if len(found_channels) == 1 else None
     return (found or OPEN).name
 
 

@@ -10,19 +10,33 @@ from string import Template
 from typing import Optional
 
 from polibench import __version__
-from polibench.leaderboard.channels_html import channels_tab, imported_badge, model_channels
 from polibench.leaderboard.charts import bar_chart, compass_point, compass_svg, fmt_metric, spread_chart
-from polibench.leaderboard.markers import FORCING_NOTE, channel_of, channels, is_forcing, legend_marker, model_colours
+from polibench.leaderboard.imported_html import attribution, imported_badge
+from polibench.leaderboard.markers import (
+    FORCING_NOTE,
+    answer_channels,
+    channel_of,
+    is_forcing,
+    legend_marker,
+    model_colours,
+)
 from polibench.leaderboard.positions import compass, has_position, position_values, task_flag, task_position
 from polibench.leaderboard.schema import Entry, Metric, TaskResult
-from polibench.metrics.board import Board, Column, Section, values
+from polibench.metrics.board import Board, Column, RunBoard, Section, Site, values
 from polibench.metrics.position import LIMIT_LABEL, AxisReading
 from polibench.metrics.registry import registered
+from polibench.metrics.run_level import registered_run_metrics
 
 
 def boards() -> list[tuple[str, Board]]:
     """``(metric name, board)`` of every registered metric that shows something on the site, in registry order."""
     return [(name, board) for name, metric in registered().items() if (board := metric.board_of()) is not None]
+
+
+def run_boards() -> list[tuple[str, RunBoard]]:
+    """``(run-level metric name, board)`` of every registered run-level metric that shows something on the site."""
+    return [(name, board) for name, metric in registered_run_metrics().items()
+            if (board := metric.board_of()) is not None]
 
 
 def template(name: str) -> Template:
@@ -174,10 +188,10 @@ def legend(rows: list[tuple[Entry, TaskResult, str]]) -> str:
 
 
 def shape_legend(rows: list[tuple[Entry, TaskResult, str]]) -> str:
-    """The marker shapes of the channels on the board, and the outline of forcing runs when there are any."""
+    """The marker shape of each answer channel on the board, and the outline of forcing runs when there are any."""
     shown = {channel_of(t) for _, t, _ in rows if has_position(t)}
     items = [f'<li data-channel="{name}">{legend_marker(shape)}{escape(text)}</li>'
-             for name, (shape, text) in channels().items() if name in shown]
+             for name, (shape, text) in answer_channels().items() if name in shown]
     if any(is_forcing(t) for _, t, _ in rows if has_position(t)):
         items.append(f'<li data-channel="forcing">{legend_marker("circle", forcing=True)}{escape(FORCING_NOTE)}</li>')
     return "".join(items)
@@ -230,6 +244,31 @@ def metric_tabs(rows: list[tuple[Entry, TaskResult, str]], entries: list[Entry])
     return "\n    ".join(links), "\n".join(panels)
 
 
+def _model_link(entry: Entry) -> str:
+    return (f'<a href="models/{escape(entry.entry_id)}.html">{escape(entry.model.id)}</a>'
+            f"{imported_badge(entry)}")
+
+
+SITE = Site(model_link=_model_link, position=position_values)
+
+
+def run_tabs(entries: list[Entry]) -> tuple[str, str]:
+    """The tab links and panels of the run-level boards that have a tab, each drawn from every entry's block of
+    the metric (its empty block where the entry keeps none)."""
+    links, panels = [], []
+    metrics = registered_run_metrics()
+    for name, board in run_boards():
+        tab = board.tab
+        if tab is None:
+            continue
+        rows = [(e, found if (found := e.run_block(name)) is not None else metrics[name].empty()) for e in entries]
+        anchor = escape(tab.anchor)
+        links.append(f'<a href="#{anchor}" role="tab" data-tab="{anchor}">{escape(tab.title)}</a>')
+        panels.append(f'<section id="{anchor}" class="tab-panel">\n  <h2>{escape(tab.heading)}</h2>\n  '
+                      f"{tab.html(rows, SITE)}\n</section>")
+    return "\n    ".join(links), "\n".join(panels)
+
+
 def metric_table(name: str, rows: list[tuple[Entry, TaskResult, str]], entries: list[Entry] = ()) -> str:
     """One row per (entry, task) that has the details of metric ``name``: the model, then the cells of the
     metric's tab; the models without such a task are named below it."""
@@ -261,13 +300,14 @@ def index_page(entries: list[Entry], generated: str, fairness: str = "", verifie
             i, label, colour, x, y,  # type: ignore[arg-type]  (has_position: both are there)
             attrs=f' data-task="{escape(t.name)}" data-instruments="{escape(" ".join(t.instruments))}"'
                   f' data-model="{escape(e.model.id)}" data-channel="{channel_of(t)}"',
-            hollow=not _sufficient(t), shape=channels()[channel_of(t)][0], forcing=is_forcing(t)))
+            hollow=not _sufficient(t), shape=answer_channels()[channel_of(t)][0], forcing=is_forcing(t)))
     tasks = sorted({t.name for _, t, _ in rows})
     instruments = sorted({n for _, t, _ in rows for n in t.instruments})
     columns = table_columns(rows)
     body = "".join(table_row(i, e, t, c, columns) for i, (e, t, c) in enumerate(rows)) or \
         f'<tr class="empty"><td colspan="{4 + len(columns)}">No entries yet: see “How to submit”.</td></tr>'
     tab_links, tab_panels = metric_tabs(rows, entries)
+    run_tab_links, run_tab_panels = run_tabs(entries)
     return template("index.html").substitute(
         version=escape(__version__), generated=escape(generated), n_entries=len(entries),
         n_models=len({e.model.id for e in entries}), task_options=_options(tasks),
@@ -276,8 +316,8 @@ def index_page(entries: list[Entry], generated: str, fairness: str = "", verifie
         n_rows=len(rows), table_head=table_head(columns), rows=body, legend=legend(rows),
         shape_legend=shape_legend(rows), not_on_compass=not_on_compass(entries),
         banner="" if verified else UNVERIFIED, fairness=fairness, metric_tab_links=tab_links,
-        metric_tabs=tab_panels,
-        channels=channels_tab(entries), prismia=prismia or '<p class="note">No PrismIA 2026 entries yet.</p>',
+        metric_tabs=tab_panels, run_tab_links=run_tab_links, run_tabs=run_tab_panels,
+        prismia=prismia or '<p class="note">No PrismIA 2026 entries yet.</p>',
         data=script_json([point_data(i, e, t, c) for i, (e, t, c) in enumerate(rows)]))
 
 
@@ -350,6 +390,15 @@ def _fmt(value: Optional[float]) -> str:
     return "–" if value is None else f"{value:+.2f}"
 
 
+def run_pages(entry: Entry) -> str:
+    """The model page's part before the task sections: where imported responses come from, then each run-level
+    board's part of the blocks the entry keeps."""
+    parts = [attribution(entry.imported)] if entry.imported else []
+    parts += [board.page(block) for name, board in run_boards()
+              if board.page is not None and (block := entry.run_block(name))]
+    return "".join(parts)
+
+
 def model_page(entry: Entry, generated: str, fairness: str = "") -> str:
     m = entry.model
     args = json.dumps(m.args, ensure_ascii=False, sort_keys=True) if m.args else "none"
@@ -368,6 +417,6 @@ def model_page(entry: Entry, generated: str, fairness: str = "") -> str:
                  ("entry", f'<a href="../entries/{escape(entry.entry_id)}.json">{escape(entry.entry_id)}.json</a>')])
     return template("model.html").substitute(
         title=escape(m.id), version=escape(__version__), generated=escape(generated), badges=_badges(entry),
-        facts=facts, tasks=model_channels(entry) + "".join(_task_section(entry, t) for t in entry.tasks),
+        facts=facts, tasks=run_pages(entry) + "".join(_task_section(entry, t) for t in entry.tasks),
         fairness=fairness or '<p class="note">No downstream fairness results for this model yet.</p>',
         entry_id=escape(entry.entry_id))

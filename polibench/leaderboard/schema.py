@@ -9,8 +9,10 @@ See docs/leaderboard.md for the field-by-field description.
 Version 2 holds every metric's headline estimates under ``tasks[].estimates`` (``{metric: {estimate: {value,
 ci}}}``, as the metric registry declares them) and what else a metric keeps (its board's ``details``, e.g. the PCT
 coordinates per prompt variant) under ``tasks[].details`` (``{metric: {...}}``), where version 1 had fixed fields
-per metric. :func:`migrate_entry` is the one migration; which version-1 fields move where is each metric's own
-(its board's ``v1``, :mod:`polibench.metrics.board`), so this module names no metric.
+per metric. The run-level metrics that have a board keep their blocks under ``run_metrics`` (``{metric: block}``),
+where earlier entries had a field per metric. :func:`migrate_entry` is the one migration; which earlier fields
+move where is each metric's own (its board's ``v1``, :mod:`polibench.metrics.board`), so this module names no
+metric.
 """
 
 from __future__ import annotations
@@ -24,8 +26,8 @@ from pydantic import BaseModel, Field, ValidationError, field_validator, model_v
 from polibench.errors import PolibenchError
 from polibench.kit.strict import Strict
 from polibench.metrics.board import Value as Metric
-from polibench.metrics.channels import ChannelComparison
 from polibench.metrics.registry import registered
+from polibench.metrics.run_level import registered_run_metrics
 
 SCHEMA_VERSION = 2
 ENTRY_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,150}$"
@@ -150,9 +152,21 @@ class ImportedFrom(Strict):
 
 
 def migrate_entry(data):
-    """An entry document of version 1 in version 2's layout (its tasks' estimates moved under ``estimates``,
-    by :class:`TaskResult`); version 2 and anything unreadable are returned as they are."""
-    if not isinstance(data, dict) or data.get("schema_version") != 1:
+    """An entry document in version 2's current layout: a version-1 entry's tasks' estimates moved under
+    ``estimates`` (by :class:`TaskResult`), and the run-level blocks that an entry of version 1 (or of version 2
+    before run-level metrics had boards) kept in fields of their own moved under ``run_metrics``; anything
+    unreadable is returned as it is."""
+    if not isinstance(data, dict):
+        return data
+    data = dict(data)
+    moved = {}
+    for name, metric in registered_run_metrics().items():
+        board = metric.board_of()
+        if board is not None and board.v1 is not None and (block := board.v1(data)):
+            moved[name] = block
+    if moved and isinstance(data.get("run_metrics", {}), dict):  # a malformed run_metrics is the schema's to name
+        data["run_metrics"] = {**moved, **data.get("run_metrics", {})}
+    if data.get("schema_version") != 1:
         return data
     tasks = data.get("tasks")
     return {**data, "schema_version": SCHEMA_VERSION,
@@ -174,14 +188,35 @@ class Entry(Strict):
     fairness: dict = Field(default_factory=dict,
                            description="unused: fairness results are submissions of their own (leaderboard/fairness/)")
     imported: Optional[ImportedFrom] = Field(None, description="responses generated elsewhere (polibench import)")
-    channels: list[ChannelComparison] = Field(
-        default_factory=list, description="forced-choice vs open-ended comparisons (the run's run_metrics.channels: "
-                                          "task pairs declared with compare_with, kind channel)")
+    run_metrics: dict[str, Any] = Field(
+        default_factory=dict, description="run-level metric name -> its block as the run computed it (results.json's "
+                                          "run_metrics), for each run-level metric whose board shows it on the site "
+                                          "and whose block is not empty; recomputed by verify")
 
     @model_validator(mode="before")
     @classmethod
     def _migrated(cls, data):
         return migrate_entry(data)
+
+    @field_validator("run_metrics")
+    @classmethod
+    def _blocks_as_registered(cls, blocks: dict) -> dict:
+        """Each block typed by its run-level metric's registration (a metric this polibench does not know is kept
+        as it is)."""
+        metrics = registered_run_metrics()
+        typed = {}
+        for name, block in blocks.items():
+            try:
+                typed[name] = metrics[name].adapter.validate_python(block) if name in metrics else block
+            except ValidationError as exc:
+                first = exc.errors()[0]
+                raise ValueError(f"run_metrics.{'.'.join(str(p) for p in (name, *first['loc']))}: "
+                                 f"{first['msg']}") from None
+        return typed
+
+    def run_block(self, name: str) -> Any:
+        """The block of run-level metric ``name`` the entry keeps, or None."""
+        return self.run_metrics.get(name)
 
     @property
     def partial(self) -> bool:

@@ -113,7 +113,7 @@ def make_entry(run_dir: Path, document: ResultsDocument, recomputed: dict[str, T
         run=RunInfo(seed=run.seed, limit=run.limit, samples_per_prompt=run.samples_per_prompt,
                     n_samples=sum(document.n_samples.values())),
         tasks=tasks, samples=samples, results=results, imported=extract.imported_from(document),
-        channels=run_metrics.channels,
+        run_metrics=extract.run_blocks(run_metrics),
     )
 
 

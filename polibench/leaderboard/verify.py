@@ -2,15 +2,17 @@
 
 For each entry: the schema and file name; the gzipped samples.jsonl and results.json against the entry's SHA-256;
 every metric recomputed from the samples against the results file; and the entry's own numbers against a summary
-made afresh from the recomputation; the run-level metrics of the results file and the entry's channel comparisons
-(forced choice vs open-ended) against those recomputed from the samples; and its ``imported`` record against the
-run's. Entries whose files are not shipped are reported as unverifiable, not as failures."""
+made afresh from the recomputation; the run-level metrics of the results file and those the entry keeps (the
+blocks of the run-level metrics with a board) against those recomputed from the samples; and its ``imported``
+record against the run's. Entries whose files are not shipped are reported as unverifiable, not as failures."""
 
 from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
+
+from pydantic_core import to_jsonable_python
 
 from polibench.errors import PolibenchError
 from polibench.leaderboard import extract
@@ -51,10 +53,10 @@ def check_entry(entry: Entry, entries_dir: Path) -> None:
                         "run_metrics")
     if diffs:
         raise PolibenchError(f"shipped results.json's run-level metrics disagree with its samples: {describe(diffs)}")
-    channels = [c.model_dump(mode="json") for c in run_metrics.channels]
-    diffs = differences([c.model_dump(mode="json") for c in entry.channels], channels, "channels")
+    diffs = differences(to_jsonable_python(entry.run_metrics), to_jsonable_python(extract.run_blocks(run_metrics)),
+                        "run_metrics")
     if diffs:
-        raise PolibenchError(f"entry channel comparisons differ from the recomputation: "
+        raise PolibenchError(f"entry run-level metrics differ from the recomputation: "
                              f"{describe(diffs, what='entry', against='recomputed')}")
     backend = extract.model_identity(document)[1]
     if backend != entry.model.backend:

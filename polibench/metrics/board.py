@@ -141,3 +141,42 @@ class Board:
     section_order: int = 0
     tab: Optional[Tab] = None
     v1: Optional[Callable[[dict], tuple[dict, dict]]] = None
+
+
+@dataclass(frozen=True)
+class Site:
+    """What the leaderboard lends a run-level board's HTML: ``model_link(entry)``, the link to the model's page
+    with its badges (HTML), and ``position(task)``, the task's ``(x, y)`` compass estimates (None where none)."""
+
+    model_link: Callable[[Any], str]
+    position: Callable[[Any], tuple[Optional[Value], Optional[Value]]]
+
+
+@dataclass(frozen=True)
+class RunTab:
+    """A tab of the index page drawn by a run-level metric: its link says ``title``, its panel ``heading`` and then
+    ``html(rows, site)``, where ``rows`` is ``(entry, block)`` for every entry (the metric's empty block when the
+    entry keeps none), in the site's order."""
+
+    anchor: str
+    title: str
+    heading: str
+    html: Callable[[list[tuple[Any, Any]], Site], str]
+
+
+@dataclass(frozen=True)
+class RunBoard:
+    """Everything a run-level metric (:class:`polibench.metrics.run_level.RunMetric`) contributes to the
+    leaderboard. A run-level metric with a board keeps its block in the entry, under ``run_metrics[<name>]`` (left
+    out when it is the metric's empty block; typed and validated by the metric's registration), recomputed by
+    ``verify`` like the rest; every other part is optional:
+
+    - ``tab``: a tab of its own (:class:`RunTab`);
+    - ``page(block)``: HTML of the model page, before the task sections (called only when the entry keeps a block);
+    - ``v1(entry)``: the block an earlier entry kept in a field of its own (removed from ``entry``, a dict), or
+      None; part of the one migration (:func:`polibench.leaderboard.schema.migrate_entry`).
+    """
+
+    tab: Optional[RunTab] = None
+    page: Optional[Callable[[Any], str]] = None
+    v1: Optional[Callable[[dict], Any]] = None

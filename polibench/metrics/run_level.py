@@ -5,10 +5,11 @@ A :class:`RunMetric` computes its block from the run's tasks, instruments, score
 (:class:`RunInput`); :func:`compute_run_metrics` computes every registered one, with the task results, from the
 same samples (by ``run``, ``import`` and every recomputation: ``score``, ``submit``, ``leaderboard verify``). The
 blocks are stored in results.json under ``run_metrics``, one key per metric (:class:`RunMetrics`, typed by the
-registry), checked by ``score --check``, and shown by the metric's own hooks: its report.md section and the lines
-``polibench run`` prints. The built-in ones are registered in :mod:`polibench.metrics.run_builtin`; another
-package adds one with :func:`register_run_metric` or through the ``polibench.run_metrics`` entry-point group
-(:mod:`polibench.plugins`; docs/architecture.md, "How to write a run-level metric").
+registry), checked by ``score --check``, and shown by the metric's own hooks: its report.md section, the lines
+``polibench run`` prints and its leaderboard board. The built-in ones are registered in
+:mod:`polibench.metrics.run_builtin`; another package adds one with :func:`register_run_metric` or through the
+``polibench.run_metrics`` entry-point group (:mod:`polibench.plugins`; docs/architecture.md, "How to write a
+run-level metric").
 """
 
 from __future__ import annotations
@@ -46,7 +47,9 @@ class RunMetric:
     registry.Metric`) take ``(block, results document)``:
 
     - ``section``: report.md lines, after the task sections (a metric shown inside another's section has none);
-    - ``summary``: lines ``polibench run`` prints after the per-task lines.
+    - ``summary``: lines ``polibench run`` prints after the per-task lines;
+    - ``board``: not a function but a :class:`polibench.metrics.board.RunBoard` (or its ``"module:NAME"``): the
+      metric on the leaderboard (:meth:`board_of`).
     """
 
     name: str                                  # its key in results.json's ``run_metrics``
@@ -56,6 +59,7 @@ class RunMetric:
     empty: Callable[[], Any]
     section: Hook = None
     summary: Hook = None
+    board: Hook = None
 
     @cached_property
     def adapter(self) -> TypeAdapter:
@@ -65,6 +69,10 @@ class RunMetric:
         """Call hook ``name`` on ``block`` (and ``args``); ``default`` when the metric has no such hook."""
         found = resolve_hook(getattr(self, name))
         return default if found is None else found(block, *args)
+
+    def board_of(self) -> Any:
+        """The metric's :class:`polibench.metrics.board.RunBoard`, or None when it shows nothing on the leaderboard."""
+        return resolve_hook(self.board)
 
 
 _RUN_METRICS: dict[str, RunMetric] = {}

@@ -20,7 +20,7 @@ from leaderboard_helpers import XSS_IMG, XSS_SCRIPT, make_entries
 
 from polibench.leaderboard.build import build_site
 from polibench.leaderboard.positions import has_position
-from polibench.leaderboard.render import boards
+from polibench.leaderboard.render import boards, run_boards
 
 IN_CI = os.environ.get("CI", "").strip().lower() in ("1", "true", "yes")
 FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -256,7 +256,7 @@ def real_site(tmp_path_factory) -> Path:
 def test_imported_entries_forced_vs_open_side_by_side(driver, real_site, tmp_path):
     from polibench.leaderboard.build import load_entries
 
-    expected = {e.model.id: e for e in load_entries(REPO_ENTRIES) if e.imported is not None and e.channels}
+    expected = {e.model.id: e for e in load_entries(REPO_ENTRIES) if e.imported is not None and e.run_block("channels")}
     assert len(expected) >= 8
     open_page(driver, real_site.resolve().as_uri() + "/index.html#channels")
     assert driver.find_element("id", "channels").is_displayed()
@@ -266,7 +266,7 @@ def test_imported_entries_forced_vs_open_side_by_side(driver, real_site, tmp_pat
     for row in rows:
         entry = expected[row.get_attribute("data-model")]
         forced = next(t for t in entry.tasks if t.name == "rottger-forced")
-        comparison = next(c for c in entry.channels if c.a == "rottger-forced")
+        comparison = next(c for c in entry.run_block("channels") if c.a == "rottger-forced")
         cells = row.find_elements("css selector", "td")
         assert cells[2].text.startswith(f"{forced.estimate('pct_coordinates', 'economic').value:+.2f}")
         assert cells[6].text.split() == [f"{comparison.side_gap['economic']:+.2f}",
@@ -288,7 +288,8 @@ def test_imported_entries_forced_vs_open_side_by_side(driver, real_site, tmp_pat
 # there is opened by its deep link too.
 TEMPLATE = Path(__file__).resolve().parents[2] / "polibench" / "leaderboard" / "templates" / "index.html"
 TABS = re.findall(r'<a href="#([\w-]+)" role="tab" data-tab="\1"', TEMPLATE.read_text(encoding="utf-8")) \
-    + [board.tab.anchor for _, board in boards() if board.tab is not None]
+    + [board.tab.anchor for _, board in boards() if board.tab is not None] \
+    + [board.tab.anchor for _, board in run_boards() if board.tab is not None]
 
 
 def expected_items(tab: str, entries) -> tuple[str, int] | None:
@@ -297,7 +298,7 @@ def expected_items(tab: str, entries) -> tuple[str, int] | None:
         return "svg.compass g.point", sum(1 for e in entries for t in e.tasks
                                           if has_position(t))
     if tab == "channels":
-        return "#channels tbody tr[data-pair]", sum(len(e.channels) for e in entries)
+        return "#channels tbody tr[data-pair]", sum(len(e.run_block("channels") or []) for e in entries)
     if tab == "generation":
         return "#generation-board tbody tr", sum(1 for e in entries for t in e.tasks if t.details.get("liu_bias"))
     return None

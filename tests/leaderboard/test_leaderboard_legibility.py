@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from polibench.leaderboard.build import build_site, load_entries
-from polibench.leaderboard.markers import PALETTE, SAFE_COLOURS, channel_of, channels, is_forcing, model_colours
+from polibench.leaderboard.markers import PALETTE, SAFE_COLOURS, answer_channels, channel_of, is_forcing, model_colours
 from polibench.leaderboard.positions import has_position
 
 REPO_ENTRIES = Path(__file__).resolve().parents[2] / "leaderboard" / "entries"
@@ -90,7 +90,7 @@ def test_marker_shape_follows_the_channel_and_forcing_is_outlined(entries, index
     assert len(points) == len(expected) >= 30
     found = sorted((unescape(m), t, c, "forcing" in cls.split()) for t, m, c, cls, _ in points)
     assert found == sorted(expected)
-    assert all(shape == channels()[c][0] for _, _, c, _, shape in points)
+    assert all(shape == answer_channels()[c][0] for _, _, c, _, shape in points)
     seen = {(t, c) for t, _, c, _, _ in points}
     assert ("rottger-forced", "forced") in seen and ("rottger-open", "open") in seen
     assert ("pct", "open") in seen and ("rottger-forced-forcing", "forced") in seen
@@ -135,7 +135,7 @@ def test_models_missing_from_a_view_are_named_with_the_reason(entries, index):
     channels = index[index.index('id="channels"'):]
     note = channels[channels.index('class="note missing"'):]
     note = note[:note.index("</div>")]
-    missing = {e.model.id for e in entries if not e.channels}
+    missing = {e.model.id for e in entries if not e.run_block("channels")}
     assert {"gpt-4-0613", "gpt-4-1106-preview"} <= missing
     listed = dict(re.findall(r'<li data-model="([^"]+)">[^:]+: ([^<]+)</li>', note))
     assert set(listed) == missing

@@ -4,7 +4,8 @@ named when one of its names or results keys selects something (a call argument, 
 its block class is used.
 
 The leaderboard asks each metric's board (polibench.metrics.board) for its entry details, columns, position,
-sections and tab: every module of leaderboard/ is a consumer, except the PrismIA 2026 view (leaderboard/prismia.py),
+sections and tab, and each run-level metric's board for the block its entry keeps, its tab and its part of the model
+page: every module of leaderboard/ is a consumer, except the PrismIA 2026 view (leaderboard/prismia.py),
 which compares one instrument's refusal and category blocks with PrismIA's own panel."""
 
 from __future__ import annotations
@@ -26,11 +27,11 @@ CONSUMERS = ["report/markdown.py", "report/reading.py", "report/compare.py", "re
 REPORT_HELPERS = {"report/text.py", "report/__init__.py"}
 
 
-def metric_names_used(source: str, run_level: bool = True) -> list[str]:
-    """``"name (line N)"`` for each place ``source`` selects by a registered metric's name or key (and, with
-    ``run_level``, a run-level metric's name), or uses a metric's block class."""
+def metric_names_used(source: str) -> list[str]:
+    """``"name (line N)"`` for each place ``source`` selects by a registered metric's name or key or a run-level
+    metric's name, or uses a metric's block class."""
     metrics = registered().values()
-    names = {n for m in metrics for n in (m.name, m.key)} | (set(registered_run_metrics()) if run_level else set())
+    names = {n for m in metrics for n in (m.name, m.key)} | set(registered_run_metrics())
     blocks = {m.block.__name__ for m in metrics}
     found = []
     for node in ast.walk(ast.parse(source)):
@@ -61,9 +62,7 @@ def test_the_check_sees_a_metric_named_in_each_way():
 
 @pytest.mark.parametrize("path", CONSUMERS)
 def test_consumers_name_no_metric(path):
-    # the leaderboard's forced-vs-open view still reads the channel comparisons by name (issue 28, leaderboard half)
-    run_level = not path.startswith("leaderboard/")
-    assert metric_names_used((PACKAGE / path).read_text(encoding="utf-8"), run_level) == []
+    assert metric_names_used((PACKAGE / path).read_text(encoding="utf-8")) == []
 
 
 def test_every_report_module_is_a_consumer_or_a_registration():

@@ -20,7 +20,7 @@
     t.addEventListener("click", function (ev) { ev.preventDefault(); showTab(t.dataset.tab);
       if (history.replaceState) { history.replaceState(null, "", "#" + t.dataset.tab); } });
   });
-  // A deep link (index.html#channels) opens its tab with the header in view: the panel ids are anchors, and the
+  // A deep link (index.html#fairness) opens its tab with the header in view: the panel ids are anchors, and the
   // browser scrolls to the anchor when parsing ends and again at load, after this script has run.
   if ("scrollRestoration" in history) { history.scrollRestoration = "manual"; }
   function toTop() { if (location.hash) { window.scrollTo(0, 0); } }
