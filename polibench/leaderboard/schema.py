@@ -24,7 +24,7 @@ from typing import Any, Literal, Optional
 from pydantic import BaseModel, Field, ValidationError, field_validator, model_validator
 
 from polibench.errors import PolibenchError
-from polibench.kit.strict import Strict
+from polibench.kit.strict import Strict, first_error
 from polibench.metrics.board import Value as Metric
 from polibench.metrics.registry import registered
 from polibench.metrics.run_level import registered_run_metrics
@@ -102,9 +102,8 @@ class TaskResult(Strict):
                 try:
                     board.details_model.model_validate(found)
                 except ValidationError as exc:
-                    first = exc.errors()[0]
-                    where = ".".join(str(p) for p in (name, *first["loc"]))
-                    raise ValueError(f"details.{where}: {first['msg']}") from None
+                    where, message = first_error(exc, "")
+                    raise ValueError(f"details.{'.'.join(filter(None, (name, where)))}: {message}") from None
         return details
 
     def estimate(self, metric: str, key: str) -> Optional[Metric]:
@@ -209,9 +208,8 @@ class Entry(Strict):
             try:
                 typed[name] = metrics[name].adapter.validate_python(block) if name in metrics else block
             except ValidationError as exc:
-                first = exc.errors()[0]
-                raise ValueError(f"run_metrics.{'.'.join(str(p) for p in (name, *first['loc']))}: "
-                                 f"{first['msg']}") from None
+                where, message = first_error(exc, "")
+                raise ValueError(f"run_metrics.{'.'.join(filter(None, (name, where)))}: {message}") from None
         return typed
 
     def run_block(self, name: str) -> Any:
@@ -242,9 +240,8 @@ def validated(path: Path, model: type[BaseModel], data, root: str = "(entry)"):
     try:
         return model.model_validate(data)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        field = ".".join(str(p) for p in first["loc"]) or root
-        raise PolibenchError(f"{path}: field '{field}': {first['msg']}") from None
+        field, message = first_error(exc, root)
+        raise PolibenchError(f"{path}: field '{field}': {message}") from None
 
 
 def load_entry(path: Path) -> Entry:
