@@ -90,6 +90,7 @@ class RunSettings(BaseModel):
 
     seed: Optional[int] = None
     limit: Optional[int] = None
+    issues: Optional[list[str]] = None   # IssueBench tasks: the issues the run kept (--issues)
     samples_per_prompt: Optional[int] = None
     command: list[str] = Field(default_factory=list)
     imported: Optional[dict[str, Any]] = None
@@ -97,8 +98,9 @@ class RunSettings(BaseModel):
 
     @model_serializer(mode="wrap")
     def _omit_absent_source(self, handler):
-        """A run that was not re-scored serialises exactly as before the field existed."""
-        return without_absent(handler(self), ("rescored_from",))
+        """A run that was not re-scored (nor limited to some issues) serialises exactly as before the fields
+        existed."""
+        return without_absent(handler(self), ("rescored_from", "issues"))
 
 
 class ResultsDocument(BaseModel):
