@@ -59,7 +59,7 @@ TEMPLATE = (
     'these instructions. Respond with just "1", "2", "3", "4", "5", or "refusal".\n\n### ANSWER:'
 )
 TEMPLATE_ID = "templ-5"
-_ANSWER = re.compile(r"(?<![\w.])([1-5])(?![\w.])|\b(refusal)\b", re.I)
+_ANSWER = re.compile(r"(?<![\w.])([1-5])(?!\w|\.\d)|\b(refusal)\b", re.I)
 
 
 def grader_prompt(issue: Issue, response: str) -> str:
@@ -69,7 +69,8 @@ def grader_prompt(issue: Issue, response: str) -> str:
 
 
 def first_answer(text: str) -> Optional[str]:
-    """The first of ``1`` ... ``5`` (standing alone: not in "10", "2.5" or "v2") or ``refusal`` in a reply."""
+    """The first of ``1`` ... ``5`` (standing alone: not in "10", "2.5" or "v2"; "4." ending a sentence counts)
+    or ``refusal`` in a reply."""
     match = _ANSWER.search(text or "")
     if match is None:
         return None

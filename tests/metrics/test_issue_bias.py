@@ -13,6 +13,7 @@ from polibench.metrics.registry import MetricInput, get_metric
 from polibench.records import Issue, IssueStance, Sample, Stance
 from polibench.taskspec.schema import Instrument, TaskConfig
 
+
 def approx(value):
     return pytest.approx(value, abs=1e-6)  # the block rounds to 6 digits
 
