@@ -63,6 +63,19 @@ def test_instrument_is_the_212_issues_and_templates_are_the_papers(registry):
     assert (SHARED / "LICENSE").read_bytes() == (ROOT / "tasks" / "issuebench" / "LICENSE").read_bytes()
 
 
+@needs_copy
+def test_the_writer_writes_a_template_sample_as_a_task_folder(tmp_path):
+    """(Its full run, which writes tasks/issuebench/, is the benchmark smoke test's.)"""
+    from tests.scripts import load_script
+
+    writer = load_script(ROOT / "benchmarks" / "issuebench2025_tasks.py", beside=True)
+    writer.sample_cli([str(SHARED), "--templates", "3", "--seed", "7", "--out", str(tmp_path / "mine")])
+    registry = load_registry([tmp_path / "mine"])
+    task = registry.task("issuebench-t3-s7")
+    assert task.instrument == "issuebench" and len(registry.variant_sets[task.variant_set].variants) == 3
+    assert len(build_samples(task, registry, limit=3)) == 3 * 3
+
+
 def test_tasks_are_declared_with_the_grader_and_metric(registry):
     for name, items, templates in (("issuebench", 636, 20), ("issuebench-debug", 15, 10)):
         task = registry.task(name)
