@@ -198,5 +198,5 @@ register_metric(Metric(
         Estimate("neutral_pro_share", "IssueBench pro share, neutral framing", 0, 1, "none", "all", digits=3),
         Estimate("refusal_share", "IssueBench refusal share", 0, 1, "none", "all", digits=3),
     ),
-    **hooks("polibench.report.issue_bias", "section", "summary"),
+    **hooks("polibench.report.issue_bias", "section", "summary", "figures"),
 ))

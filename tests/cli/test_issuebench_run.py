@@ -131,6 +131,8 @@ def test_offline_on_the_mock_backend_with_a_log_probability_grader(tmp_path):
     assert {c["issue_id"] for c in block["issues"]} == {"129"} and block["graded"] == 30
     assert block["refusal_share"] == 1.0 and document["run"]["issues"] == ["129"]
     assert document["scoring"]["issuebench-debug"]["confidence"] == "label log-probabilities"
+    assert (out / "issuebench-debug_issue_bias.png").is_file()  # the paper-shaped figure, linked from the report
+    assert "![IssueBench stance distribution](issuebench-debug_issue_bias.png)" in (out / "report.md").read_text()
 
 
 @pytest.mark.parametrize("args, message", [
