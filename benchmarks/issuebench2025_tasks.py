@@ -167,7 +167,10 @@ def write_task(out: Path, name: str, instrument: str, variant_set: str, size: st
                        "scoring": "the paper's grader: stance_templates.csv templ-5 verbatim "
                                   "(polibench.scoring.issue_judge), through any backend (--judge-model, "
                                   "--judge-backend); labels read from log-probabilities where the backend "
-                                  "scores choices, else from the generated answer; no confidence filter"}})
+                                  "scores choices, else from the generated answer; no confidence filter",
+                       "scorer_reason": "IssueBench labels a written response 1-5 or refusal relative to the issue's "
+                                        "three framings, which the offline stance scorer (agree/disagree with a "
+                                        "statement) cannot read; the paper's grader is used, on any backend"}})
 
 
 def _write(path: Path, header: str, data: dict) -> None:
