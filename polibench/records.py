@@ -137,6 +137,49 @@ class IdeologyScore(BaseModel):
     scorer: str
 
 
+Framing = Literal["pro", "con", "neutral"]
+ISSUE_LABELS = ("1", "2", "3", "4", "5", "refusal")
+IssueLabel = Literal["1", "2", "3", "4", "5", "refusal"]
+
+
+class Issue(BaseModel):
+    """IssueBench (Röttger et al. 2025): a political issue in its three framings, and the one a prompt shows.
+
+    The grader needs all three (its template names ``topic_pro``, ``topic_con`` and ``topic_neutral``), so an
+    issue item and each of its samples carry them."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    issue_id: str = Field(..., min_length=1, description="the issue's topic_id in issues.csv")
+    framing: Framing = Field(..., description="which framing the prompt shows (its topic_text)")
+    topic_neutral: str = Field(..., min_length=1)
+    topic_pro: str = Field(..., min_length=1)
+    topic_con: str = Field(..., min_length=1)
+
+    @field_validator("issue_id", mode="before")
+    @classmethod
+    def _id_as_text(cls, value):
+        return str(value) if isinstance(value, int) else value
+
+    @property
+    def topic_prompt(self) -> str:
+        """The framing's topic text: what the prompt asked the model to write about."""
+        return {"pro": self.topic_pro, "con": self.topic_con, "neutral": self.topic_neutral}[self.framing]
+
+
+class IssueStance(BaseModel):
+    """An issue-stance grader's reading of one written response (IssueBench's scale): ``1`` exclusively pro ...
+    ``5`` exclusively con, or ``refusal``; None when the grader named no label. ``probs`` over the six labels
+    when the grader read them from log-probabilities (else the one label at 1.0)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    label: Optional[IssueLabel] = None
+    confidence: float = Field(0.0, ge=0.0, le=1.0)
+    probs: dict[str, float] = Field(default_factory=dict)
+    scorer: str
+
+
 def _migrate_ideology(data):
     """Before validation: an old ideology score travelled as a stance with no label, kept, whose probs held
     ``liberal``/``conservative``; move it into the typed ``ideology`` field (the stance keeps kept/scorer)."""
@@ -153,7 +196,8 @@ def _migrate_ideology(data):
     return data
 
 
-OPTIONAL_FIELDS = ("mask_fills", "options", "option_logprobs", "ideology")  # left out of samples.jsonl when None
+# left out of samples.jsonl when None
+OPTIONAL_FIELDS = ("mask_fills", "options", "option_logprobs", "ideology", "issue", "issue_stance")
 
 
 def without_absent(data, names: tuple[str, ...]):
@@ -195,6 +239,8 @@ class Sample(BaseModel):
                                                                      "over its tokens (log-probability variants)")
     stance: Optional[Stance] = None
     ideology: Optional[IdeologyScore] = Field(None, description="an ideology judge's score (ideology tasks only)")
+    issue: Optional[Issue] = Field(None, description="the issue and framing the prompt shows (IssueBench tasks)")
+    issue_stance: Optional[IssueStance] = Field(None, description="an issue-stance grader's label (IssueBench)")
 
     @model_validator(mode="before")
     @classmethod

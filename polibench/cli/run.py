@@ -40,6 +40,13 @@ def add_parser(sub) -> None:
                         "16 for llamacpp, 8 for hf on CPU, the most that fits on a GPU; see docs/backends.md)")
     p.add_argument("--scorer", help="stance scorer (overrides the task's; see `polibench list`)")
     p.add_argument("--scorer-args", help="scorer options as k=v,k=v (e.g. model=PATH)")
+    p.add_argument("--judge-model", help="the grader model of LLM-judge scorers (issuebench's issue_judge, judge): "
+                                         "hub id, .gguf file or served model name (default: the embedded SmolLM2)")
+    p.add_argument("--judge-backend", help="the grader's backend (hf, llamacpp, vllm, openai; default: chosen from "
+                                           "--judge-model)")
+    p.add_argument("--judge-args", help="the grader backend's options as k=v,k=v (e.g. base_url=http://host/v1)")
+    p.add_argument("--issues", help="IssueBench tasks: only these issues, comma-separated topic_ids (e.g. "
+                                    "358,129; see tasks/issuebench/instrument_issuebench.yaml)")
     p.add_argument("--threshold", type=probability,
                    help="confidence filter: drop stances below this confidence (default: the task's, 0.9)")
     p.add_argument("--include-path", action="append", default=[], help="extra folder of task YAML files")
@@ -96,7 +103,7 @@ def run_command(args: argparse.Namespace) -> int:
     from polibench.models.base import display_name
     from polibench.models.registry import check_backend_args, create_backend
     from polibench.models.select import choose
-    from polibench.pipeline.plan import RunOptions, RunPlan
+    from polibench.pipeline.plan import RunOptions, RunPlan, check_issue_ids
     from polibench.pipeline.respond import BackendResponses
     from polibench.pipeline.run import run_pipeline, run_shard
     from polibench.scoring.registry import OFFLINE_DEFAULT
@@ -112,6 +119,13 @@ def run_command(args: argparse.Namespace) -> int:
     plan = RunPlan.from_registry(load_registry(args.include_path), parse_task_names(args.tasks))
     model_args = parse_kv(args.model_args, "--model-args")
     scorer_args = parse_kv(args.scorer_args, "--scorer-args")
+    judge_args = {**parse_kv(args.judge_args, "--judge-args"),
+                  **{k: v for k, v in (("model", args.judge_model), ("backend", args.judge_backend)) if v}}
+    issues = [i.strip() for i in args.issues.split(",") if i.strip()] if args.issues is not None else None
+    if issues is not None:
+        if not issues:
+            raise PolibenchError("--issues: expected comma-separated IssueBench topic_ids (e.g. 358,129), got none")
+        check_issue_ids(plan, issues)
     backend_name, model, embedded = choose(args.model, args.backend, base_url=args.base_url)
     if backend_name in ("hf", "mlm", "llamacpp") and "batch_size" not in model_args:
         model_args["batch_size"] = args.batch_size
@@ -122,7 +136,8 @@ def run_command(args: argparse.Namespace) -> int:
             model_args["base_url"] = args.base_url
         if args.concurrency:
             model_args["concurrency"] = args.concurrency
-    options = RunOptions(seed=args.seed, limit=args.limit, samples_per_prompt=args.samples, scorer=args.scorer,
+    options = RunOptions(seed=args.seed, limit=args.limit, issues=issues, judge_args=judge_args,
+                         samples_per_prompt=args.samples, scorer=args.scorer,
                          offline_default=None if args.scorer or not embedded else OFFLINE_DEFAULT,
                          scorer_args=scorer_args, threshold=args.threshold, show_progress=not args.no_progress,
                          command=sys.argv[1:], min_coverage=args.min_coverage, shard=shard)

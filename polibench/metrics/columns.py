@@ -13,7 +13,7 @@ from typing import Iterable, Optional, Sequence
 
 import numpy as np
 
-from polibench.records import FIRST_DIMENSION_NAMES, Sample
+from polibench.records import FIRST_DIMENSION_NAMES, ISSUE_LABELS, Sample
 
 LABELS = ("agree", "disagree", "neutral", "unrelated")
 AGREE, DISAGREE, NEUTRAL, UNRELATED = range(4)
@@ -55,6 +55,9 @@ class ResponseTable:
     # the log-probability channel: (rows, MAX_OPTIONS) log P(option | prompt), NaN-padded and all NaN for rows
     # without options; None when no row has any
     option_logprobs: Optional[np.ndarray] = None
+    # IssueBench: the grader's label per row as an index into ISSUE_LABELS (1..5, refusal), NO_LABEL where none;
+    # None when no row has one
+    issue_label: Optional[np.ndarray] = None
 
     def __len__(self) -> int:
         return int(self.item.size)
@@ -112,6 +115,8 @@ def build_table(samples: Sequence[Sample]) -> ResponseTable:
     disagree = np.zeros(n)
     ideology = np.full(n, np.nan)
     option_logprobs: Optional[np.ndarray] = None
+    issue_label: Optional[np.ndarray] = None
+    issue_code = {name: code for code, name in enumerate(ISSUE_LABELS)}
     info: dict[tuple[str, str], ItemInfo] = {}
     label_code = {name: code for code, name in enumerate(LABELS)}
     for row, s in enumerate(samples):
@@ -129,6 +134,10 @@ def build_table(samples: Sequence[Sample]) -> ResponseTable:
             if option_logprobs is None:
                 option_logprobs = np.full((n, MAX_OPTIONS), np.nan)
             option_logprobs[row, :len(s.option_logprobs)] = s.option_logprobs[:MAX_OPTIONS]
+        if s.issue_stance is not None and s.issue_stance.label is not None:
+            if issue_label is None:
+                issue_label = np.full(n, NO_LABEL, dtype=np.int8)
+            issue_label[row] = issue_code[s.issue_stance.label]
         if st is None:
             continue
         kept[row] = st.kept
@@ -145,4 +154,4 @@ def build_table(samples: Sequence[Sample]) -> ResponseTable:
     return ResponseTable(items=[info[k] for k in item_keys], variants=variant_names, forms=form_names,
                          reasons=reason_names, item=item, variant=variant, form=form, side=side, label=label,
                          kept=kept, reason=reason, agree=agree, disagree=disagree,
-                         ideology=ideology, option_logprobs=option_logprobs)
+                         ideology=ideology, option_logprobs=option_logprobs, issue_label=issue_label)

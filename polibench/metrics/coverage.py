@@ -1,6 +1,7 @@
 """How much of a run produced usable answers: reported beside every result, overall and per variant.
 
-Every response is exactly one of: *answered* (kept, labelled agree / disagree / neutral), *unrelated* (kept,
+Every response is exactly one of: *answered* (kept, labelled agree / disagree / neutral, or, on IssueBench tasks,
+given a label by the grader), *unrelated* (kept,
 labelled unrelated) or *filtered* (not kept: the scorer abstained, its confidence was under the threshold,
 or the response was empty), so the three shares add up to 1.
 """
@@ -18,12 +19,20 @@ def _share(part: int, total: int) -> float:
     return round(part / total, DIGITS) if total else 0.0
 
 
+def answered_rows(table: ResponseTable) -> np.ndarray:
+    """Kept responses with a stance label other than unrelated, or (IssueBench) with a grader's label."""
+    answered = table.kept & (table.label >= 0) & (table.label != UNRELATED)
+    if table.issue_label is not None:
+        answered |= table.kept & (table.issue_label >= 0)
+    return answered
+
+
 def shares(table: ResponseTable, rows: np.ndarray) -> dict:
     """Responses among ``rows`` and the answered / unrelated / filtered shares."""
     total = int(rows.sum())
     kept = rows & table.kept
     unrelated = int((kept & (table.label == UNRELATED)).sum())
-    answered = int((kept & (table.label >= 0) & (table.label != UNRELATED)).sum())
+    answered = int((rows & answered_rows(table)).sum())
     return {"responses": total, "answered_share": _share(answered, total),
             "unrelated_share": _share(unrelated, total), "filtered_share": _share(total - int(kept.sum()), total)}
 
@@ -31,7 +40,7 @@ def shares(table: ResponseTable, rows: np.ndarray) -> dict:
 def coverage(table: ResponseTable) -> dict:
     everything = np.ones(len(table), dtype=bool)
     kept = table.kept
-    answered = kept & (table.label >= 0) & (table.label != UNRELATED)
+    answered = answered_rows(table)
     reasons = dict(zip(table.reasons, np.bincount(table.reason[~kept], minlength=len(table.reasons)).tolist()))
     labels = np.bincount(table.label[kept & (table.label >= 0)], minlength=len(LABELS)).tolist()
     total, n_kept = len(table), int(kept.sum())

@@ -14,22 +14,27 @@ from dataclasses import dataclass, field
 from typing import Optional, Protocol
 
 from polibench.cache.shard import Shard
+from polibench.errors import PolibenchError
 from polibench.records import ChatMessage, Sample
 from polibench.results.document import ResultsDocument
 from polibench.seeding import derive_seed
 from polibench.taskspec.loader import TaskRegistry
 from polibench.taskspec.schema import Instrument, Item, PromptVariant, TaskConfig, VariantSet, fill_template, item_slots
 
-__all__ = ["RunOptions", "RunPlan", "build_samples", "derive_seed", "fill_template", "statement_for"]
+__all__ = ["RunOptions", "RunPlan", "build_samples", "check_issue_ids", "derive_seed", "fill_template",
+           "statement_for"]
 
 
 @dataclass
 class RunOptions:
     seed: Optional[int] = None
     limit: Optional[int] = None
+    issues: Optional[list[str]] = None  # IssueBench tasks: only these issues (topic_id), before --limit
     samples_per_prompt: Optional[int] = None
     scorer: Optional[str] = None
     scorer_args: dict = field(default_factory=dict)
+    # --judge-model / --judge-backend / --judge-args: the arguments of every LLM-judge scorer (judge, issue_judge)
+    judge_args: dict = field(default_factory=dict)
     threshold: Optional[float] = None
     # the stance scorer replacing each task's own stance scorer when none was chosen (the embedded model's
     # offline runs); ideology judges are kept, they are offline already
@@ -106,6 +111,19 @@ class RunPlan:
 FLIP = {"left": "right", "right": "left"}
 
 
+def check_issue_ids(plan: RunPlan, issues: list[str]) -> None:
+    """``--issues``: every id names an issue of some task's IssueBench instrument (one error listing the
+    unknown ones, before any model call)."""
+    known = {i.issue.issue_id for t in plan.tasks for inst in plan.task_instruments(t).values()
+             for i in inst.items if i.issue is not None}
+    if not known:
+        raise PolibenchError(f"--issues: none of the tasks ({', '.join(plan.task_names)}) has IssueBench issues")
+    unknown = [i for i in issues if i not in known]
+    if unknown:
+        raise PolibenchError(f"--issues: unknown issue id(s) {', '.join(unknown)}; expected topic_ids such as "
+                             f"{', '.join(sorted(known, key=lambda k: (len(k), k))[:5])}")
+
+
 def statement_for(item: Item, form: str) -> tuple[str, Optional[str]]:
     """The statement shown for a form, and the side agreeing with it reflects (opposite flips it)."""
     if form == "original":
@@ -131,8 +149,10 @@ def build_samples(
     samples_per_prompt: Optional[int] = None,
     limit: Optional[int] = None,
     model_name: str = "model",
+    issues: Optional[list[str]] = None,
 ) -> list[Sample]:
-    """All samples of a task, in a stable order. ``limit`` keeps the first N items of each instrument."""
+    """All samples of a task, in a stable order. ``issues`` keeps only the IssueBench items of those issues
+    (other items are kept); ``limit`` then keeps the first N items of each instrument."""
     run_seed = task.generation.seed if seed is None else seed
     n = samples_per_prompt or task.generation.samples
     variant_set = registry.variant_sets[task.variant_set]
@@ -140,6 +160,9 @@ def build_samples(
     out: list[Sample] = []
     for inst_name in task.instruments:
         items = registry.instruments[inst_name].items
+        if issues is not None:
+            wanted = set(issues)
+            items = [i for i in items if i.issue is None or i.issue.issue_id in wanted]
         for item in items[:limit] if limit else items:
             for form in task.forms:
                 statement, side = statement_for(item, form)
@@ -153,6 +176,6 @@ def build_samples(
                             dimension=item.dimension, agree_side=side, form=form, variant=variant.id,
                             scoring=variant.scoring, sample_index=index,
                             seed=derive_seed(run_seed, task.task, item.id, form, variant.id, index),
-                            prompt=prompt, messages=messages, options=variant.options,
+                            prompt=prompt, messages=messages, options=variant.options, issue=item.issue,
                         ))
     return out

@@ -29,7 +29,7 @@ from polibench.metrics.registry import check_metric_specs
 from polibench.paths import unwritable_reason
 from polibench.pipeline.plan import RunOptions, RunPlan
 from polibench.pipeline.respond import ResponseSource
-from polibench.pipeline.score import ScorerSpec, scorer_specs
+from polibench.pipeline.score import ScorerSpec, check_judge_options, scorer_specs
 from polibench.results.files import SHARD
 from polibench.scoring.readers import check_readers
 from polibench.scoring.registry import create_scorer
@@ -85,6 +85,7 @@ def run_preflight(plan: RunPlan, source: ResponseSource, output_dir: Path, optio
     """All checks, cheapest and most local first; the source is ready to respond when this returns."""
     check_tasks(plan)
     source.check(plan)
+    check_judge_options(plan.tasks, options)
     check_scorers(scorer_specs(plan.tasks, options))
     check_output_dir(output_dir, shard=options.shard is not None)
     source.prepare(plan)

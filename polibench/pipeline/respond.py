@@ -97,7 +97,7 @@ class BackendResponses:
         planned = []
         for task in plan.tasks:
             samples = build_samples(task, plan, seed=options.seed, samples_per_prompt=options.samples_per_prompt,
-                                    limit=options.limit, model_name=backend.display_name)
+                                    limit=options.limit, model_name=backend.display_name, issues=options.issues)
             settings = task.generation if options.seed is None else task.generation.model_copy(
                 update={"seed": options.seed})
             if options.shard is not None:

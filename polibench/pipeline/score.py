@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from typing import NamedTuple, Sequence
 
+from polibench.errors import PolibenchError
 from polibench.pipeline.plan import RunOptions, RunPlan
 from polibench.records import Sample
 from polibench.scoring.base import StanceScorer
-from polibench.scoring.registry import create_scorer, judges_ideology, scorer_class
+from polibench.scoring.registry import create_scorer, judges_ideology, judges_issue, scorer_class
 from polibench.scoring.stage import score_samples
 from polibench.taskspec.schema import TaskConfig
 
@@ -38,14 +39,31 @@ def scoring_setup(task: TaskConfig, options: RunOptions) -> tuple[str, dict, flo
         name = options.scorer
         args = dict(options.scorer_args) if options.scorer != task.scoring.scorer else \
             {**task.scoring.scorer_args, **options.scorer_args}
-    elif options.offline_default and not judges_ideology(task.scoring.scorer):
+    elif options.offline_default and not (judges_ideology(task.scoring.scorer) or judges_issue(task.scoring.scorer)):
         name = options.offline_default
         args = dict(options.scorer_args) if name != task.scoring.scorer else \
             {**task.scoring.scorer_args, **options.scorer_args}
     else:
         name, args = task.scoring.scorer, {**task.scoring.scorer_args, **options.scorer_args}
+    if options.judge_args and is_llm_judge(name):
+        args = {**args, **options.judge_args}
     threshold = task.scoring.threshold if options.threshold is None else options.threshold
     return name, args, threshold
+
+
+def is_llm_judge(name: str) -> bool:
+    """Whether scorer ``name`` asks a language model through a backend (``judge``, ``issue_judge``): the
+    scorers ``--judge-model``, ``--judge-backend`` and ``--judge-args`` are for."""
+    from polibench.scoring.judge import JudgeScorer
+
+    return issubclass(scorer_class(name), JudgeScorer)
+
+
+def check_judge_options(tasks: list[TaskConfig], options: RunOptions) -> None:
+    """``--judge-*`` given to a run none of whose tasks uses an LLM judge is one clear error."""
+    if options.judge_args and not any(is_llm_judge(scoring_setup(t, options)[0]) for t in tasks):
+        raise PolibenchError("--judge-model, --judge-backend and --judge-args are for tasks graded by an LLM judge "
+                             "(e.g. issuebench, or --scorer judge); none of these tasks is")
 
 
 def scorer_specs(tasks: list[TaskConfig], options: RunOptions) -> list[ScorerSpec]:

@@ -92,6 +92,7 @@ class RunSettings(BaseModel):
 
     seed: Optional[int] = None
     limit: Optional[int] = None
+    issues: Optional[list[str]] = None   # IssueBench tasks: the issues the run kept (--issues)
     samples_per_prompt: Optional[int] = None
     command: list[str] = Field(default_factory=list)
     imported: Optional[dict[str, Any]] = None
@@ -100,8 +101,9 @@ class RunSettings(BaseModel):
 
     @model_serializer(mode="wrap")
     def _omit_absent_source(self, handler):
-        """A run that was not re-scored or merged serialises exactly as before those fields existed."""
-        return without_absent(handler(self), ("rescored_from", "merged_from"))
+        """A run that was not re-scored, merged or limited to some issues serialises exactly as before those
+        fields existed."""
+        return without_absent(handler(self), ("rescored_from", "merged_from", "issues"))
 
 
 class ResultsDocument(BaseModel):

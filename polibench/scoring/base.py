@@ -37,6 +37,9 @@ class StanceScorer(ABC):
     name: str = "base"
     # an ideology judge returns a score in the probs of a labelless result, not a stance (polibench.scoring.ideology)
     judges_ideology: bool = False
+    # an issue-stance grader (IssueBench's 1-5 / refusal) returns its label in a result that goes to the sample's
+    # issue_stance, not its stance (polibench.scoring.issue_judge)
+    judges_issue: bool = False
 
     def __init__(self, labels: Sequence[str] = ("agree", "disagree"), **kwargs):
         unknown = [label for label in labels if label not in LABELS]

@@ -86,13 +86,18 @@ class JudgeScorer(StanceScorer):
         except (KeyError, IndexError, ValueError) as exc:
             raise PolibenchError(f"judge scorer: prompt may only use {{statement}}, {{response}} and {{choices}} "
                                  f"({type(exc).__name__}: {exc})") from None
+        self.check_backend()
+
+    def check_backend(self) -> None:
+        """The judge's backend is installed and accepts its arguments, and a model given as a file path exists
+        (nothing is loaded)."""
         if self._backend is not None:
             return
         backend_name, model, _ = choose(self.model_name, self.backend_name)
-        check_backend_args(backend_name, model, self.model_args, what="judge scorer arguments")
+        check_backend_args(backend_name, model, self.model_args, what=f"{self.name} scorer arguments")
         looks_like_path = model and (model.endswith(".gguf") or model.startswith(("/", ".", "~")))
         if looks_like_path and not Path(model).expanduser().exists():
-            raise PolibenchError(f"judge scorer: model '{model}' does not exist")
+            raise PolibenchError(f"{self.name} scorer: model '{model}' does not exist")
 
     def _setup(self) -> ModelBackend:
         if self._backend is None:

@@ -14,6 +14,7 @@ SCORERS: dict[str, str] = {
     "classifier": "polibench.scoring.classifier:ClassifierScorer",
     "embedded": "polibench.stance.embedded:EmbeddedStanceScorer",
     "judge": "polibench.scoring.judge:JudgeScorer",
+    "issue_judge": "polibench.scoring.issue_judge:IssueJudgeScorer",
     "ideology": "polibench.ideology.embedded:EmbeddedIdeologyScorer",
     "ideology_classifier": "polibench.scoring.ideology:ClassifierIdeologyScorer",
     "ideology_llm": "polibench.scoring.ideology:LLMIdeologyScorer",
@@ -50,6 +51,11 @@ def scorer_class(name: str) -> type[StanceScorer]:
 def judges_ideology(name: str) -> bool:
     """Whether scorer ``name`` is an ideology judge (:mod:`polibench.scoring.ideology`), not a stance scorer."""
     return name in available_scorers() and scorer_class(name).judges_ideology
+
+
+def judges_issue(name: str) -> bool:
+    """Whether scorer ``name`` grades IssueBench stances (:mod:`polibench.scoring.issue_judge`)."""
+    return name in available_scorers() and scorer_class(name).judges_issue
 
 
 def create_scorer(name: str, labels, **kwargs) -> StanceScorer:

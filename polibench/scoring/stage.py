@@ -6,14 +6,17 @@ a clear Likert 1-5, a clear forced-choice option or the most probable option of 
 final (confidence 1.0). Everything else goes to the stance scorer, and stances below the confidence threshold
 (0.9 by default, as both Feng et al. and Faulborn et al.) are kept in the records but marked filtered. An
 ideology judge (:attr:`~polibench.scoring.base.StanceScorer.judges_ideology`) gives a score instead of a
-stance label: it goes into the sample's ``ideology`` field, and the response is kept.
+stance label: it goes into the sample's ``ideology`` field, and the response is kept. An issue-stance grader
+(:attr:`~polibench.scoring.base.StanceScorer.judges_issue`, IssueBench) gives a label on its own scale: it goes
+into the sample's ``issue_stance`` field, and the response is kept when the grader named a label with at least
+the threshold's confidence.
 """
 
 from __future__ import annotations
 
 from tqdm.auto import tqdm
 
-from polibench.records import IdeologyScore, Sample, Stance
+from polibench.records import IdeologyScore, IssueStance, Sample, Stance
 from polibench.scoring.base import StanceScorer
 from polibench.scoring.readers import reader_for
 
@@ -23,6 +26,7 @@ def score_samples(samples: list[Sample], scorer: StanceScorer, threshold: float 
     """Return copies of ``samples`` with ``stance`` (and ``ideology``) filled in; order is preserved."""
     stances: dict[int, Stance] = {}
     ideology: dict[int, IdeologyScore] = {}
+    issue: dict[int, IssueStance] = {}
     to_scorer: list[int] = []
     for i, sample in enumerate(samples):
         reader = reader_for(sample.scoring)
@@ -48,6 +52,13 @@ def score_samples(samples: list[Sample], scorer: StanceScorer, threshold: float 
                 ideology[i] = IdeologyScore(conservative=round(result.probs[IdeologyScore.KEY], 6),
                                             scorer=scorer.name)
                 stances[i] = Stance(label=None, confidence=1.0, scorer=scorer.name, kept=True)
+            elif scorer.judges_issue:  # IssueBench's 1-5 or refusal, no stance label
+                kept = result.label is not None and result.confidence >= threshold
+                issue[i] = IssueStance(label=result.label, confidence=round(result.confidence, 6),
+                                       probs={k: round(v, 6) for k, v in result.probs.items()}, scorer=scorer.name)
+                stances[i] = Stance(label=None, confidence=round(result.confidence, 6), scorer=scorer.name,
+                                    kept=kept, reason="" if kept else
+                                    "abstained" if result.label is None else "low_confidence")
             elif result.label is None:
                 stances[i] = Stance(label=None, scorer=scorer.name, kept=False, reason="abstained")
             else:
@@ -55,4 +66,5 @@ def score_samples(samples: list[Sample], scorer: StanceScorer, threshold: float 
                 stances[i] = Stance(label=result.label, confidence=round(result.confidence, 6),
                                     probs={k: round(v, 6) for k, v in result.probs.items()}, scorer=scorer.name,
                                     kept=kept, reason="" if kept else "low_confidence")
-    return [s.model_copy(update={"stance": stances[i], "ideology": ideology.get(i)}) for i, s in enumerate(samples)]
+    return [s.model_copy(update={"stance": stances[i], "ideology": ideology.get(i), "issue_stance": issue.get(i)})
+            for i, s in enumerate(samples)]

@@ -16,6 +16,7 @@ from polibench.records import (
     Dimension,
     Form,
     GenerationSettings,
+    Issue,
     Side,
     StanceLabel,
     normalise_dimension,
@@ -55,11 +56,15 @@ class Item(Strict):
                                     description="the source's topic of the statement (economy, immigration, ...); "
                                                 "the category_bias metric reports the bias per category")
     source: Optional[str] = Field(None, description="where the source took the statement from (its own field)")
+    issue: Optional[Issue] = Field(None, description="IssueBench tasks: the issue in its three framings and the one "
+                                                     "this item shows (text is that framing's topic text); then "
+                                                     "dimension, agree_side and group are left out")
 
     @model_serializer(mode="wrap")
     def _omit_absent_category(self, handler):
-        """Items without a category or source dump exactly as before the fields existed (stored runs, hashes)."""
-        return without_absent(handler(self), ("category", "source"))
+        """Items without a category, source or issue dump exactly as before the fields existed (stored runs,
+        hashes)."""
+        return without_absent(handler(self), ("category", "source", "issue"))
 
     @field_validator("id", mode="before")
     @classmethod
@@ -73,8 +78,16 @@ class Item(Strict):
 
     @model_validator(mode="after")
     def _statement_or_keyword(self):
+        if self.issue is not None:
+            if self.dimension is not None or self.agree_side is not None or self.group is not None:
+                raise ValueError("an issue item ('issue') takes no 'dimension', 'agree_side' or 'group'")
+            if self.text != self.issue.topic_prompt:
+                raise ValueError(f"an issue item's text must be its framing's topic text "
+                                 f"('{self.issue.topic_prompt}'), got '{self.text}'")
+            return self
         if self.group is None and (self.dimension is None or self.agree_side is None):
-            raise ValueError("a statement needs 'dimension' and 'agree_side' (or, for a keyword, 'group')")
+            raise ValueError("a statement needs 'dimension' and 'agree_side' (or, for a keyword, 'group'; for an "
+                             "IssueBench topic, 'issue')")
         if self.group is not None and (self.dimension is not None or self.agree_side is not None):
             raise ValueError("a keyword ('group') takes no 'dimension' or 'agree_side'")
         return self

@@ -23,7 +23,25 @@ MAX_SHOWN = 80  # characters of a wrong value quoted back in a message
 MERGE_TAG = "tag:yaml.org,2002:merge"
 
 
-class _StrictLoader(yaml.SafeLoader):
+class _UniqueKeys:
+    """Constructor mixin: each key once in a mapping (the message names the line of the first one)."""
+
+    def construct_mapping(self, node, deep=False):
+        if isinstance(node, yaml.MappingNode):
+            first: dict = {}
+            for key_node, _ in node.value:
+                if not isinstance(key_node, yaml.ScalarNode) or key_node.tag == MERGE_TAG:
+                    continue
+                key = self.construct_object(key_node)  # type: ignore[attr-defined]
+                if key in first:
+                    raise yaml.constructor.ConstructorError(
+                        None, None, f"each key once in a mapping; '{key}' is also on line {first[key]}",
+                        key_node.start_mark)
+                first[key] = key_node.start_mark.line + 1
+        return super().construct_mapping(node, deep)  # type: ignore[misc]
+
+
+class _StrictLoader(_UniqueKeys, yaml.SafeLoader):
     """SafeLoader that refuses duplicate keys and too many aliases."""
 
     def __init__(self, stream):
@@ -38,19 +56,25 @@ class _StrictLoader(yaml.SafeLoader):
                                                   self.peek_event().start_mark)
         return super().compose_node(parent, index)
 
-    def construct_mapping(self, node, deep=False):
-        if isinstance(node, yaml.MappingNode):
-            first: dict = {}
-            for key_node, _ in node.value:
-                if not isinstance(key_node, yaml.ScalarNode) or key_node.tag == MERGE_TAG:
-                    continue
-                key = self.construct_object(key_node)
-                if key in first:
-                    raise yaml.constructor.ConstructorError(
-                        None, None, f"each key once in a mapping; '{key}' is also on line {first[key]}",
-                        key_node.start_mark)
-                first[key] = key_node.start_mark.line + 1
-        return super().construct_mapping(node, deep)
+
+_FastStrictLoader: Any = None
+if hasattr(yaml, "CSafeLoader"):  # libyaml: the same constructor and resolver, parsed in C (5-10x faster)
+    class _FastStrictLoader(_UniqueKeys, yaml.CSafeLoader):  # type: ignore[no-redef]
+        """libyaml's SafeLoader with the duplicate-key check; used only on text with few enough aliases."""
+
+
+def _load(text: str) -> Any:
+    """Parse ``text`` strictly: with libyaml when it is installed and the text has at most MAX_ALIASES aliases
+    (counted from libyaml's events), else (and for every text libyaml refuses, so that messages are always the
+    pure-Python parser's) with :class:`_StrictLoader`."""
+    if _FastStrictLoader is not None:
+        try:
+            aliases = sum(isinstance(e, yaml.AliasEvent) for e in yaml.parse(text, Loader=yaml.CSafeLoader))
+            if aliases <= MAX_ALIASES:
+                return yaml.load(text, Loader=_FastStrictLoader)  # noqa: S506 - a SafeLoader subclass
+        except yaml.YAMLError:
+            pass
+    return yaml.load(text, Loader=_StrictLoader)  # noqa: S506 - a SafeLoader subclass
 
 
 def _line_column(mark) -> str:
@@ -93,7 +117,7 @@ def read_yaml(path: Path) -> Any:
     except UnicodeDecodeError as exc:
         raise SpecError(str(path), *_undecodable(data, exc)) from None
     try:
-        return yaml.load(text, Loader=_StrictLoader)  # noqa: S506 - a SafeLoader subclass
+        return _load(text)
     except yaml.YAMLError as exc:
         raise SpecError(str(path), *_yaml_problem(exc)) from None
     except RecursionError:

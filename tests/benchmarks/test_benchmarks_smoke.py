@@ -40,6 +40,7 @@ ARGS = {
     "prismia2026_tasks.py": ["{external}/prismia2026"],
     "rottger2024_import.py": ["{external}/rottger2024"],
     "rottger2024_tasks.py": ["{external}/rottger2024"],
+    "issuebench2025_tasks.py": ["{external}/issuebench2025"],
     "refresh_entries.py": ["leaderboard/entries"],
     "bench_hf_cuda.py": ["--tokenizer", "{minilm}"],  # any saved tokenizer: the weights are random
 }
