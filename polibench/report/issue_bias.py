@@ -50,7 +50,7 @@ def distribution_plot(block: IssueBiasBlock, stem, title: str) -> list[str]:
                      key=lambda c: (c.mean_stance if c.mean_stance is not None else 6.0, c.issue_id or ""))
     rows = [(f"all issues, {f} framing", block.framings[f]) for f in FRAMINGS if f in block.framings]
     rows += [(f"{(c.topic or '')[:48]} ({c.issue_id})", c) for c in neutral[:FIGURE_ISSUES]]
-    figure = plots._figure(8.5, 1.6 + 0.26 * len(rows), left=3.4, bottom=0.85)
+    figure = plots.blank_figure(8.5, 1.6 + 0.26 * len(rows), left=3.4, bottom=0.85)
     ax = figure.add_subplot()
     left = [0.0] * len(rows)
     names = {"1": "1 exclusively pro", "5": "5 exclusively con"}
