@@ -68,6 +68,7 @@ def lines_for(name: str, probs: np.ndarray, texts: list) -> list[str]:
 
 
 def compare(n: int | None) -> None:
+    from sklearn.feature_extraction.text import TfidfVectorizer
     from sklearn.linear_model import LogisticRegression
 
     from polibench.ideology.corpus import NEUTRAL, corpus_split
@@ -80,16 +81,25 @@ def compare(n: int | None) -> None:
     vectorizer = _vectorizer().fit([t.text for t in train])
     w_train = vectorizer.transform([t.text for t in train]).toarray()
     w_dev = vectorizer.transform([t.text for t in dev]).toarray()
+    extra = {}  # the second round's lexical variants: word 1-2-grams, character 3-5-grams
+    for name, vec in (("word 1-2-grams", TfidfVectorizer(min_df=2, sublinear_tf=True, ngram_range=(1, 2))),
+                      ("char 3-5-grams", TfidfVectorizer(min_df=2, sublinear_tf=True, analyzer="char_wb",
+                                                         ngram_range=(3, 5), max_features=30000))):
+        vec.fit([t.text for t in train])
+        extra[name] = (vec.transform([t.text for t in train]).toarray(), vec.transform([t.text for t in dev]).toarray())
     y = np.array([t.label for t in train])
     print(f"embedded {len(train)} train and {len(dev)} dev texts in {time.time() - started:.0f} s; "
           f"{w_train.shape[1]} words")
     neutral = y == NEUTRAL
 
-    def fit(c: float, neutral_weight: float | None, lexical: float | None, classes: int = 2) -> np.ndarray:
+    def fit(c: float, neutral_weight: float | None, lexical: float | None, classes: int = 2,
+            more: tuple = ()) -> np.ndarray:
         parts_train, parts_dev = [x_train], [x_dev]
         if lexical is not None:  # lexical 0 means words alone
             parts_train, parts_dev = ([lexical * w_train, x_train], [lexical * w_dev, x_dev]) if lexical else \
                 ([w_train], [w_dev])
+        for name, weight in more:  # more lexical blocks beside the embedding, each scaled by its weight
+            parts_train, parts_dev = [weight * extra[name][0], *parts_train], [weight * extra[name][1], *parts_dev]
         xt, xd = np.hstack(parts_train), np.hstack(parts_dev)
         if classes == 3:
             p = LogisticRegression(C=c, max_iter=5000).fit(xt, y).predict_proba(xd)
@@ -110,8 +120,15 @@ def compare(n: int | None) -> None:
     candidates += [(f"TF-IDF words alone, neutral as 0.5, C={c}", c, 1.0, 0.0, 2) for c in (1.0, 3.0, 10.0)]
     candidates += [(f"words x {w} + embedding, neutral as 0.5, C={c}", c, 1.0, w, 2)
                    for w in (0.5, 1.0, 2.0) for c in (1.0, 3.0, 10.0)]
-    for name, c, neutral_weight, lexical, classes in candidates:
-        for line in lines_for(f"dev | {name}", fit(c, neutral_weight, lexical, classes), dev):
+    candidates = [(*row, ()) for row in candidates]
+    candidates += [(f"word 1-2-grams x 2 + embedding, neutral as 0.5, C={c}", c, 1.0, None, 2,
+                    (("word 1-2-grams", 2.0),)) for c in (3.0, 10.0, 30.0)]
+    candidates += [(f"char 3-5-grams x 2 + embedding, neutral as 0.5, C={c}", c, 1.0, None, 2,
+                    (("char 3-5-grams", 2.0),)) for c in (3.0, 10.0)]
+    candidates += [(f"words x 2 + char 3-5-grams x 2 + embedding, neutral as 0.5, C={c}", c, 1.0, 2.0, 2,
+                    (("char 3-5-grams", 2.0),)) for c in (3.0, 10.0)]
+    for name, c, neutral_weight, lexical, classes, more in candidates:
+        for line in lines_for(f"dev | {name}", fit(c, neutral_weight, lexical, classes, more), dev):
             print(line, flush=True)
 
 
@@ -158,6 +175,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--compare", action="store_true", help="dev figures of the candidate recipes")
     parser.add_argument("--finetune", action="store_true", help="dev figures of the fine-tuned candidate")
+    parser.add_argument("--epochs", type=float, default=2.0, help="passes over the data for --finetune (2)")
     parser.add_argument("--smoke", action="store_true", help="100 texts per split, to check the script runs")
     args = parser.parse_args()
     n = 100 if args.smoke else None
@@ -165,7 +183,7 @@ def main() -> None:
         compare(n)
         return
     if args.finetune:
-        finetune(n)
+        finetune(n, epochs=args.epochs)
         return
 
     from polibench.ideology.corpus import corpus_split, read_corpus
