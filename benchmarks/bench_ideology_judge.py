@@ -9,7 +9,13 @@ a different voice; never used for a decision).
 ``--compare``: the recipe choice. Each candidate is trained on the train split only and measured on the dev
 split (unseen topics too); the test split is not touched. This is how ``RECIPE`` was chosen.
 
+``--finetune``: the fine-tuned candidate, measured the same way (train split -> dev split): MiniLM-L6 with a
+liberal / conservative head, fine-tuned end to end with the training kit's Trainer loop (the stance scorer's,
+``polibench.kit.training.run_trainer``); neutral texts once as each label (a soft 0.5 target in expectation).
+It prints the dev figures and the training time (wall and CPU seconds, steps).
+
 Run:  python benchmarks/bench_ideology_judge.py              (about 2 minutes on 2 cores)
+      python benchmarks/bench_ideology_judge.py --finetune   (tens of minutes on 2 cores: see the docs)
       python benchmarks/bench_ideology_judge.py --compare    (dev figures of the candidate recipes)
       python benchmarks/bench_ideology_judge.py --smoke      (100 texts per split: checks the script runs)
 """
@@ -18,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import tempfile
 import time
 from pathlib import Path
 
@@ -61,6 +68,7 @@ def lines_for(name: str, probs: np.ndarray, texts: list) -> list[str]:
 
 
 def compare(n: int | None) -> None:
+    from sklearn.feature_extraction.text import TfidfVectorizer
     from sklearn.linear_model import LogisticRegression
 
     from polibench.ideology.corpus import NEUTRAL, corpus_split
@@ -73,16 +81,25 @@ def compare(n: int | None) -> None:
     vectorizer = _vectorizer().fit([t.text for t in train])
     w_train = vectorizer.transform([t.text for t in train]).toarray()
     w_dev = vectorizer.transform([t.text for t in dev]).toarray()
+    extra = {}  # the second round's lexical variants: word 1-2-grams, character 3-5-grams
+    for name, vec in (("word 1-2-grams", TfidfVectorizer(min_df=2, sublinear_tf=True, ngram_range=(1, 2))),
+                      ("char 3-5-grams", TfidfVectorizer(min_df=2, sublinear_tf=True, analyzer="char_wb",
+                                                         ngram_range=(3, 5), max_features=30000))):
+        vec.fit([t.text for t in train])
+        extra[name] = (vec.transform([t.text for t in train]).toarray(), vec.transform([t.text for t in dev]).toarray())
     y = np.array([t.label for t in train])
     print(f"embedded {len(train)} train and {len(dev)} dev texts in {time.time() - started:.0f} s; "
           f"{w_train.shape[1]} words")
     neutral = y == NEUTRAL
 
-    def fit(c: float, neutral_weight: float | None, lexical: float | None, classes: int = 2) -> np.ndarray:
+    def fit(c: float, neutral_weight: float | None, lexical: float | None, classes: int = 2,
+            more: tuple = ()) -> np.ndarray:
         parts_train, parts_dev = [x_train], [x_dev]
         if lexical is not None:  # lexical 0 means words alone
             parts_train, parts_dev = ([lexical * w_train, x_train], [lexical * w_dev, x_dev]) if lexical else \
                 ([w_train], [w_dev])
+        for name, weight in more:  # more lexical blocks beside the embedding, each scaled by its weight
+            parts_train, parts_dev = [weight * extra[name][0], *parts_train], [weight * extra[name][1], *parts_dev]
         xt, xd = np.hstack(parts_train), np.hstack(parts_dev)
         if classes == 3:
             p = LogisticRegression(C=c, max_iter=5000).fit(xt, y).predict_proba(xd)
@@ -103,19 +120,70 @@ def compare(n: int | None) -> None:
     candidates += [(f"TF-IDF words alone, neutral as 0.5, C={c}", c, 1.0, 0.0, 2) for c in (1.0, 3.0, 10.0)]
     candidates += [(f"words x {w} + embedding, neutral as 0.5, C={c}", c, 1.0, w, 2)
                    for w in (0.5, 1.0, 2.0) for c in (1.0, 3.0, 10.0)]
-    for name, c, neutral_weight, lexical, classes in candidates:
-        for line in lines_for(f"dev | {name}", fit(c, neutral_weight, lexical, classes), dev):
+    candidates = [(*row, ()) for row in candidates]
+    candidates += [(f"word 1-2-grams x 2 + embedding, neutral as 0.5, C={c}", c, 1.0, None, 2,
+                    (("word 1-2-grams", 2.0),)) for c in (3.0, 10.0, 30.0)]
+    candidates += [(f"char 3-5-grams x 2 + embedding, neutral as 0.5, C={c}", c, 1.0, None, 2,
+                    (("char 3-5-grams", 2.0),)) for c in (3.0, 10.0)]
+    candidates += [(f"words x 2 + char 3-5-grams x 2 + embedding, neutral as 0.5, C={c}", c, 1.0, 2.0, 2,
+                    (("char 3-5-grams", 2.0),)) for c in (3.0, 10.0)]
+    for name, c, neutral_weight, lexical, classes, more in candidates:
+        for line in lines_for(f"dev | {name}", fit(c, neutral_weight, lexical, classes, more), dev):
             print(line, flush=True)
+
+
+def finetune(n: int | None, epochs: float = 2.0, learning_rate: float = 1e-4, batch_size: int = 16,
+             max_length: int = 128, seed: int = 1234) -> None:
+    import torch
+    from transformers import AutoModelForSequenceClassification, AutoTokenizer, set_seed
+
+    from polibench.ideology.corpus import NEUTRAL, corpus_split
+    from polibench.ideology.judge import minilm_path
+    from polibench.kit.training import freeze_lower, quiet_transformers, run_trainer
+
+    train, dev = sample(corpus_split("train"), n), sample(corpus_split("dev"), n)
+    rows = [(t.text, label) for t in train for label in ((0, 1) if t.label == NEUTRAL else (t.label,))]
+    random.Random(seed).shuffle(rows)
+    set_seed(seed)
+    with quiet_transformers():
+        tokenizer = AutoTokenizer.from_pretrained(str(minilm_path()))
+        model = AutoModelForSequenceClassification.from_pretrained(str(minilm_path()), num_labels=2)
+    freeze_lower(model, "ideology fine-tuning", embeddings=True, layers=0)
+    encoded = tokenizer([text for text, _ in rows], truncation=True, max_length=max_length)
+    dataset = [{**{k: encoded[k][i] for k in encoded}, "labels": label} for i, (_, label) in enumerate(rows)]
+    steps = max(1, int(np.ceil(epochs * len(rows) / batch_size)))
+    started, cpu = time.time(), time.process_time()
+    with tempfile.TemporaryDirectory() as scratch:
+        loss = run_trainer(model, tokenizer, dataset, scratch, steps=steps, warmup=round(0.1 * steps),
+                           batch_size=batch_size, learning_rate=learning_rate, weight_decay=0.01, seed=seed,
+                           show_progress=False)
+    print(f"fine-tuned MiniLM-L6 on {len(rows)} rows ({len(train)} train texts), {steps} steps in "
+          f"{time.time() - started:.0f} s wall, {time.process_time() - cpu:.0f} CPU-s; final loss {loss:.4f}")
+    model.eval()
+    probs = []
+    for start in range(0, len(dev), 32):
+        enc = tokenizer([t.text for t in dev[start:start + 32]], truncation=True, max_length=max_length,
+                        padding=True, return_tensors="pt")
+        with torch.no_grad():
+            probs.append(torch.softmax(model(**enc).logits, -1)[:, 1].numpy())
+    for line in lines_for(f"dev | fine-tuned MiniLM-L6, lr {learning_rate}, {epochs} epochs",
+                          np.concatenate(probs), dev):
+        print(line, flush=True)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--compare", action="store_true", help="dev figures of the candidate recipes")
+    parser.add_argument("--finetune", action="store_true", help="dev figures of the fine-tuned candidate")
+    parser.add_argument("--epochs", type=float, default=2.0, help="passes over the data for --finetune (2)")
     parser.add_argument("--smoke", action="store_true", help="100 texts per split, to check the script runs")
     args = parser.parse_args()
     n = 100 if args.smoke else None
     if args.compare:
         compare(n)
+        return
+    if args.finetune:
+        finetune(n, epochs=args.epochs)
         return
 
     from polibench.ideology.corpus import corpus_split, read_corpus

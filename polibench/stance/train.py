@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Optional, Sequence
 
 from polibench.errors import PolibenchError
-from polibench.kit.training import check_settings, quiet_transformers
+from polibench.kit.training import check_settings, freeze_lower, quiet_transformers, run_trainer, torch_threads
 from polibench.scoring.base import LABELS
 from polibench.scoring.classifier import MAX_LENGTH, encode_pairs
 from polibench.stance.data import StanceExample, examples_digest
@@ -109,30 +109,11 @@ def load_base(base: str, seed: int):
     return tokenizer, model
 
 
-def _freeze(model, embeddings: bool, layers: int) -> None:
-    """Stop training the word embeddings, and with ``layers`` > 0 the whole embedding block and the lowest
-    ``layers`` transformer layers too (backward then stops below the lowest trained layer, which is where
-    the time goes on CPU)."""
-    modules = [model.get_input_embeddings()] if embeddings else []
-    if layers:
-        encoder = getattr(model.base_model, "encoder", None)
-        blocks = getattr(encoder, "layer", None) or getattr(encoder, "layers", None)
-        block_embeddings = getattr(model.base_model, "embeddings", None)
-        if blocks is None or block_embeddings is None or layers > len(blocks):
-            raise PolibenchError(f"stance train: cannot freeze {layers} layers of {type(model).__name__}")
-        modules += [block_embeddings, *blocks[:layers]]
-    for module in modules:
-        for parameter in module.parameters():
-            parameter.requires_grad_(False)
-
-
 def train_classifier(base: str, train: Sequence[StanceExample], output: Path,
                      settings: TrainSettings = TrainSettings(), show_progress: bool = True,
                      extra_metadata: Optional[dict] = None, callbacks: Sequence = ()) -> Path:
     """Fine-tune ``base`` on ``train`` and write the checkpoint to ``output`` (which must not exist yet);
     ``callbacks``: transformers ``TrainerCallback`` objects (the first-use ETA line)."""
-    from transformers import DataCollatorWithPadding, PrinterCallback, Trainer, TrainingArguments
-
     output = Path(output)
     if output.exists() and any(output.iterdir()):
         raise PolibenchError(f"stance train: output folder {output} already exists and is not empty")
@@ -141,24 +122,15 @@ def train_classifier(base: str, train: Sequence[StanceExample], output: Path,
     output.parent.mkdir(parents=True, exist_ok=True)
     started, cpu_started = time.time(), time.process_time()
     tokenizer, model = load_base(base, settings.seed)
-    _freeze(model, settings.freeze_embeddings, settings.freeze_layers)
+    freeze_lower(model, "stance train", settings.freeze_embeddings, settings.freeze_layers)
     steps, warmup = settings.total_steps(len(train)), settings.warmup_steps(len(train))
     tmp = Path(tempfile.mkdtemp(prefix=f".{output.name}.tmp-", dir=output.parent))
     try:
-        args = TrainingArguments(
-            output_dir=str(tmp / "trainer"), max_steps=steps, per_device_train_batch_size=settings.batch_size,
-            learning_rate=settings.learning_rate, weight_decay=settings.weight_decay, warmup_steps=warmup,
-            lr_scheduler_type="linear", optim="adamw_torch", adam_beta1=settings.adam_beta1,
-            adam_beta2=settings.adam_beta2, adam_epsilon=settings.adam_epsilon, seed=settings.seed,
-            data_seed=settings.seed, save_strategy="no", logging_strategy="no", report_to=[],
-            disable_tqdm=not show_progress, use_cpu=not _has_accelerator(), dataloader_num_workers=0,
-            **_length_grouping(TrainingArguments))
-        trainer = Trainer(model=model, args=args, train_dataset=_PairDataset(tokenizer, train, settings.max_length),
-                          data_collator=DataCollatorWithPadding(tokenizer), processing_class=tokenizer,
-                          callbacks=list(callbacks) or None)
-        if not show_progress:
-            trainer.remove_callback(PrinterCallback)  # it prints the final loss dict
-        result = trainer.train()
+        loss = run_trainer(model, tokenizer, _PairDataset(tokenizer, train, settings.max_length), str(tmp / "trainer"),
+                           steps=steps, warmup=warmup, batch_size=settings.batch_size,
+                           learning_rate=settings.learning_rate, weight_decay=settings.weight_decay,
+                           seed=settings.seed, adam=(settings.adam_beta1, settings.adam_beta2, settings.adam_epsilon),
+                           show_progress=show_progress, callbacks=callbacks)
         shutil.rmtree(tmp / "trainer", ignore_errors=True)
         with quiet_transformers():
             model.save_pretrained(tmp)
@@ -166,9 +138,9 @@ def train_classifier(base: str, train: Sequence[StanceExample], output: Path,
         metadata = {
             "base": base, "labels": list(LABELS), "n_train": len(train), "train_sha256": examples_digest(train),
             "settings": asdict(settings), "steps": steps, "warmup_steps": warmup,
-            "final_train_loss": round(float(result.training_loss), 6), "train_seconds": round(time.time() - started, 1),
+            "final_train_loss": round(loss, 6), "train_seconds": round(time.time() - started, 1),
             "train_cpu_seconds": round(time.process_time() - cpu_started, 1),
-            "torch_threads": _torch_threads(), **(extra_metadata or {}),
+            "torch_threads": torch_threads(), **(extra_metadata or {}),
         }
         (tmp / METADATA).write_text(json.dumps(metadata, indent=2) + "\n", encoding="utf-8")
         if output.exists():
@@ -178,27 +150,6 @@ def train_classifier(base: str, train: Sequence[StanceExample], output: Path,
         shutil.rmtree(tmp, ignore_errors=True)
         raise
     return output
-
-
-def _length_grouping(arguments_class) -> dict:
-    """Batch examples of similar length together (less padding); the option's name changed in transformers 5."""
-    import dataclasses
-
-    names = {f.name for f in dataclasses.fields(arguments_class)}
-    return {"train_sampling_strategy": "group_by_length"} if "train_sampling_strategy" in names else \
-        {"group_by_length": True}
-
-
-def _has_accelerator() -> bool:
-    import torch
-
-    return torch.cuda.is_available() or bool(getattr(torch.backends, "mps", None) and torch.backends.mps.is_available())
-
-
-def _torch_threads() -> int:
-    import torch
-
-    return torch.get_num_threads()
 
 
 def read_metadata(checkpoint: Path) -> dict:
