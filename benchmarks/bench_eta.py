@@ -5,7 +5,7 @@ generation stage and ETA estimator as ``polibench run`` (polibench.models.stage,
 the remaining time the bar would show at every completed response, and compares it, once the run is over, with
 the time that really remained. Printed: the worst factor between the two from 5% of the responses on (while
 more than ``--tail`` seconds remained; closer to the end a factor says little, so the largest absolute error
-there is printed instead), the factor at 5%, 25%, 50% and 75%, and the load average before and after (the
+there is printed instead), the factor at 5%, 10%, 25%, 50% and 75%, and the load average before and after (the
 machine may be shared). ``--prior`` gives the estimator a recorded speed (seconds per response), as a run after
 the first on the same machine has; by default it has none, as on the first run.
 
@@ -42,12 +42,12 @@ class RecordingEstimator(EtaEstimator):
 
 def factors(trace: list[tuple[float, int, float | None]], end: float, total: int, tail: float, start: int) -> dict:
     """Worst factor from ``start`` responses on (while more than ``tail`` s remained), the largest error in the
-    tail, and the factor at 5%, 25%, 50% and 75%."""
+    tail, and the factor at 5%, 10%, 25%, 50% and 75%."""
     worst, worst_at, tail_error, at = 1.0, None, 0.0, {}
     for elapsed, done, shown in trace:
         if shown is None:
             continue
-        for share in (0.05, 0.25, 0.5, 0.75):
+        for share in (0.05, 0.1, 0.25, 0.5, 0.75):
             if share not in at and done >= share * total:
                 at[share] = (done, shown, end - elapsed)
         if done < start:

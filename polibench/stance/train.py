@@ -91,8 +91,9 @@ class _PairDataset:
         return self.rows[i]
 
 
-def load_base(base: str, seed: int):
-    """Tokenizer and a 4-label sequence-classification model from ``base`` (a fresh head if it has none)."""
+def load_base(base: str, seed: int, **model_options):
+    """Tokenizer and a 4-label sequence-classification model from ``base`` (a fresh head if it has none);
+    ``model_options`` go to ``from_pretrained`` (e.g. ``attn_implementation``)."""
     from transformers import AutoModelForSequenceClassification, AutoTokenizer, set_seed
 
     set_seed(seed)  # the new classification head is initialised from this seed
@@ -102,7 +103,7 @@ def load_base(base: str, seed: int):
             tokenizer = AutoTokenizer.from_pretrained(base)
             model = AutoModelForSequenceClassification.from_pretrained(
                 base, num_labels=len(LABELS), id2label=id2label, label2id={v: k for k, v in id2label.items()},
-                ignore_mismatched_sizes=True)
+                ignore_mismatched_sizes=True, **model_options)
     except (OSError, ValueError) as exc:
         raise PolibenchError(f"stance train: could not load base model '{base}' ({str(exc).splitlines()[0]})") \
             from None
