@@ -13,7 +13,7 @@ means), and whether the pipeline flags it (p < 0.05). Then the balanced control'
 ``--null-seeds`` task seeds at the CI size (24 keywords, 2 samples), which should stay near 5% per measure.
 
     PYTHONPATH=.:tests python benchmarks/bench_liu_controls.py            # full size (minutes)
-    PYTHONPATH=.:tests python benchmarks/bench_liu_controls.py --smoke    # CI size, 2 seeds (a minute or two)
+    PYTHONPATH=.:tests python benchmarks/bench_liu_controls.py --smoke    # 8 keywords, 1 seed: only checks it runs
 """
 
 from __future__ import annotations
@@ -44,14 +44,17 @@ def cell(block, measure: str) -> str:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--smoke", action="store_true", help="CI size: 24 keywords, 2 samples, 2 null seeds")
+    parser.add_argument("--smoke", action="store_true",
+                        help="8 keywords, 1 sample, 1 null seed: checks that the script runs "
+                             "(tests/metrics/test_liu_controls.py runs the controls at CI size)")
     parser.add_argument("--limit", type=int, default=None, help="keywords (default: all 50)")
     parser.add_argument("--samples", type=int, default=10, help="samples per keyword and prompt (Liu: 10)")
     parser.add_argument("--null-seeds", type=int, default=20, help="task seeds for the balanced control's rate")
     parser.add_argument("--judges", default=",".join(JUDGES), help=f"comma-separated, of {', '.join(JUDGES)}")
     args = parser.parse_args(argv)
     if args.smoke:
-        args.limit, args.samples, args.null_seeds = 24, 2, 2
+        args.limit, args.samples, args.null_seeds = 8, 1, 1
+    null_limit, null_samples = (args.limit, args.samples) if args.smoke else (24, 2)
     judges = [j for j in args.judges.split(",") if j]
     work = Path(tempfile.mkdtemp(prefix="liu-controls-"))
     size = f"liu-location, {args.limit or 50} keywords x 10 prompts x {args.samples} samples"
@@ -65,12 +68,13 @@ def main(argv=None) -> int:
             print(f"| {plant} | {judge} | {cell(block, 'indirect')} | {cell(block, 'direct')} | "
                   f"{(time.time() - start) / 60:.1f} |", flush=True)
     if args.null_seeds:
-        print(f"\n## Balanced control over {args.null_seeds} task seeds (24 keywords, 2 samples): flagged at p < "
-              f"{ALPHA:g}\n")
+        print(f"\n## Balanced control over {args.null_seeds} task seeds ({null_limit} keywords, {null_samples} "
+              f"samples): flagged at p < {ALPHA:g}\n")
         print("| judge | indirect flagged | direct flagged | mean p indirect | mean p direct |")
         print("|---|---|---|---|---|")
         for judge in judges:
-            blocks = [run_control("balanced", judge, work / f"null-{judge}-{seed}", 24, 2, seed=seed)
+            blocks = [run_control("balanced", judge, work / f"null-{judge}-{seed}", null_limit, null_samples,
+                                  seed=seed)
                       for seed in range(1, args.null_seeds + 1)]
             flags = [sum(getattr(b, f"{m}_p") < ALPHA for b in blocks) for m in ("indirect", "direct")]
             means = [sum(getattr(b, f"{m}_p") for b in blocks) / len(blocks) for m in ("indirect", "direct")]
