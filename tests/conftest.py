@@ -4,24 +4,13 @@ policy (docs/testing.md).
 ``POLIBENCH_CACHE`` is set at import time so that subprocesses inherit it: tests never write to the user's
 cache, and the embedded stance classifier is trained at most once per session.
 
-First-use training in the background: in a whole-suite run (more than :data:`BACKGROUND_FROM` tests, some of
-them under :data:`NEEDS_SCORER`), the session starts ``polibench stance default`` as soon as the tests are
-collected and runs the folders that may need the trained scorer last. The training (about 4 minutes on 2 cores)
-then overlaps the tests that do not need it, which leave about a core idle; a test that needs the scorer before
-it is ready waits on the cache's lock, as two users' processes would, and gets the same checkpoint (same data,
-recipe and torch threads as training it in the test itself). ``POLIBENCH_TEST_BACKGROUND_SCORER=0`` turns this
-off.
-
 Skip policy: with ``CI=true`` (as .ci/run sets it) a skipped test or module is turned into a failure, unless it
 matches an entry of :data:`ALLOWED_SKIPS`. CI installs every dev extra, so a skip there means a test that
 silently stopped running. Locally, skips stay skips.
 """
 
 import os
-import subprocess
-import sys
 import tempfile
-from pathlib import Path
 
 import pytest
 
@@ -102,38 +91,6 @@ def pytest_terminal_summary(terminalreporter):
 def pytest_sessionfinish(session):
     if FORBIDDEN_SKIPS and session.exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.NO_TESTS_COLLECTED):
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
-
-
-# test folders that may read the real offline default stance scorer: run last in a whole-suite session
-NEEDS_SCORER = ("tests/benchmarks/", "tests/cli/", "tests/docs/", "tests/scoring/", "tests/stance/")
-BACKGROUND_FROM = 300
-BACKGROUND: list[subprocess.Popen] = []
-
-
-def pytest_collection_modifyitems(session, config, items):
-    """In a whole-suite run, start the default stance scorer's first-use training in the background and move the
-    tests that may need it to the end (a stable sort: the order inside each group is kept)."""
-    late = [item.nodeid.startswith(NEEDS_SCORER) for item in items]
-    if (len(items) < BACKGROUND_FROM or not any(late) or config.option.collectonly
-            or os.environ.get("POLIBENCH_TEST_BACKGROUND_SCORER") == "0"):
-        return
-    order = {id(item): flag for item, flag in zip(items, late)}
-    items.sort(key=lambda item: order[id(item)])
-    log = Path(os.environ["POLIBENCH_CACHE"]) / "background-stance-training.log"
-    log.parent.mkdir(parents=True, exist_ok=True)
-    with log.open("wb") as out:
-        BACKGROUND.append(subprocess.Popen([sys.executable, "-m", "polibench", "stance", "default", "--no-progress"],
-                                           stdout=out, stderr=subprocess.STDOUT,
-                                           cwd=Path(__file__).resolve().parents[1]))
-
-
-def pytest_unconfigure(config):
-    """The background training is waited for (it holds the cache's lock while it writes), or stopped when no
-    test needed it and it is still running at the end."""
-    for proc in BACKGROUND:
-        if proc.poll() is None:
-            proc.terminate()
-        proc.wait()
 
 
 @pytest.fixture(scope="session")
