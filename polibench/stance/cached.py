@@ -28,7 +28,7 @@ from polibench.kit.training import quiet_transformers
 from polibench.scoring.base import LABELS
 from polibench.scoring.classifier import encode_pairs
 from polibench.stance.data import StanceExample, examples_digest
-from polibench.stance.train import METADATA, TrainSettings, load_base
+from polibench.stance.train import METADATA, TrainSettings, load_base, prepare_output
 
 CACHE_BATCH = 32
 
@@ -182,12 +182,7 @@ def train_top_layers(base: str, train: Sequence[StanceExample], output: Path, se
     :func:`polibench.stance.train.train_classifier` does."""
     import torch
 
-    output = Path(output)
-    if output.exists() and any(output.iterdir()):
-        raise PolibenchError(f"stance train: output folder {output} already exists and is not empty")
-    if not train:
-        raise PolibenchError("stance train: no training examples")
-    output.parent.mkdir(parents=True, exist_ok=True)
+    output = prepare_output(output, train)
     started, cpu_started = time.time(), time.process_time()
     tokenizer, model = load_base(base, settings.seed, attn_implementation="eager")
     frozen = settings.freeze_layers

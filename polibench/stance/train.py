@@ -110,17 +110,24 @@ def load_base(base: str, seed: int, **model_options):
     return tokenizer, model
 
 
-def train_classifier(base: str, train: Sequence[StanceExample], output: Path,
-                     settings: TrainSettings = TrainSettings(), show_progress: bool = True,
-                     extra_metadata: Optional[dict] = None, callbacks: Sequence = ()) -> Path:
-    """Fine-tune ``base`` on ``train`` and write the checkpoint to ``output`` (which must not exist yet);
-    ``callbacks``: transformers ``TrainerCallback`` objects (the first-use ETA line)."""
+def prepare_output(output: Path, train: Sequence[StanceExample]) -> Path:
+    """``output`` as a Path, its parent made, after one clear error if it holds files or there is nothing to train
+    on (every stance training writes a fresh folder)."""
     output = Path(output)
     if output.exists() and any(output.iterdir()):
         raise PolibenchError(f"stance train: output folder {output} already exists and is not empty")
     if not train:
         raise PolibenchError("stance train: no training examples")
     output.parent.mkdir(parents=True, exist_ok=True)
+    return output
+
+
+def train_classifier(base: str, train: Sequence[StanceExample], output: Path,
+                     settings: TrainSettings = TrainSettings(), show_progress: bool = True,
+                     extra_metadata: Optional[dict] = None, callbacks: Sequence = ()) -> Path:
+    """Fine-tune ``base`` on ``train`` and write the checkpoint to ``output`` (which must not exist yet);
+    ``callbacks``: transformers ``TrainerCallback`` objects (the first-use ETA line)."""
+    output = prepare_output(output, train)
     started, cpu_started = time.time(), time.process_time()
     tokenizer, model = load_base(base, settings.seed)
     freeze_lower(model, "stance train", settings.freeze_embeddings, settings.freeze_layers)

@@ -4,23 +4,13 @@ path computes what the model computes, only the top layers and head move, it lea
 import pytest
 import torch
 from safetensors.torch import load_file
+from stance_toy import FAST, toy_examples
 from tiny_scorers import tiny_bert
 
 from polibench.errors import PolibenchError
 from polibench.scoring.classifier import ClassifierScorer, encode_pairs
 from polibench.stance.cached import lower_states, top_logits, train_top_layers
-from polibench.stance.data import StanceExample
 from polibench.stance.train import TrainSettings, load_base, read_metadata
-
-REPLIES = {"agree": "Yes, I agree, always.", "disagree": "No, never, I do not.",
-           "neutral": "As an AI I have no opinions.", "unrelated": "Maybe people of the world country."}
-STATEMENTS = ["Taxes should be higher.", "The government should spend less.", "People should always vote.",
-              "The country should spend more.", "Strongly people never."]
-FAST = TrainSettings(learning_rate=3e-3, batch_size=8, steps=60, warmup_fraction=0.1, seed=7)
-
-
-def toy_examples():
-    return [StanceExample(s, reply, label) for s in STATEMENTS for label, reply in REPLIES.items()]
 
 
 @pytest.fixture(scope="module")
