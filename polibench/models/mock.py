@@ -37,7 +37,9 @@ class MockBackend(ModelBackend):
 
     def __init__(self, model: Optional[str] = None, *, responses: Union[str, list[str], tuple[str, ...], None] = None,
                  order: str = "seed", shift: int = 0, score_choices: Union[bool, str] = False,
-                 prefer: Optional[str] = None, fail_after_calls: Optional[int] = None):
+                 prefer: Union[str, int, float, None] = None, fail_after_calls: Optional[int] = None):
+        # --model-args parses "prefer=2" as a number; the option text it marks is still the word "2"
+        prefer = None if prefer is None else str(prefer)
         texts = responses.split("|") if isinstance(responses, str) else list(responses or DEFAULT_RESPONSES)
         if not texts:
             raise BackendError("mock: responses must name at least one text")

@@ -76,6 +76,13 @@ def test_capabilities_are_declared_and_unsupported_calls_are_one_clear_error():
         MockBackend(order="random")
 
 
+def test_prefer_given_on_the_command_line_as_a_number_still_marks_options_by_their_text():
+    from polibench.cli.args import parse_value
+
+    backend = create_backend("mock", None, {"score_choices": "true", "prefer": parse_value("2")})
+    assert backend.score_choices([Prompt(text="p", seed=0)], [["1", "2", "3"]]) == [[-5.0, 0.0, -5.0]]
+
+
 def test_evaluate_closes_the_backend_before_creating_any_scorer(tmp_path, monkeypatch):
     monkeypatch.setitem(SCORERS, "recording", "x:y")  # registered below; removed again after the test
     register_scorer("recording", f"{__name__}:RecordingScorer")
