@@ -82,7 +82,8 @@ def lm_eval_requests(contexts: list[str], options: list[list[str]], workdir: Pat
     docs = workdir / "docs.jsonl"
     docs.write_text("".join(json.dumps({"context": c, "options": o}) + "\n" for c, o in zip(contexts, options)))
     (workdir / f"{TASK}.yaml").write_text(TASK_YAML.format(task=TASK, docs=docs))
-    task = get_task_dict([TASK], TaskManager(include_path=str(workdir)))[TASK]
+    # include_defaults=False: the task is self-contained; indexing lm-eval's thousands of task files is seconds
+    task = get_task_dict([TASK], TaskManager(include_path=str(workdir), include_defaults=False))[TASK]
     task.build_all_requests(rank=0, world_size=1)
     instances = sorted(task.instances, key=lambda inst: (inst.doc_id, inst.idx))
     expected = [(c, o) for c, opts in zip(contexts, options) for o in opts]

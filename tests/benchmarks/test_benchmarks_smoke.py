@@ -2,6 +2,10 @@
 longer runs fails the build instead of rotting unseen. A smoke run checks that the script runs to the end and
 prints its figures; the figures themselves (tiny sizes) mean nothing.
 
+Each process is a fork of one that has imported torch, transformers and polibench once (tests/fork_runner.py):
+the script runs as ``python SCRIPT --smoke ...`` would, its own process and state, without seconds of imports
+each (about 2-3 s a script on 2 cores).
+
 A new script is picked up by the glob below and must accept ``--smoke`` (``_*.py`` are helpers). Scripts that
 need what CI has not (a GPU) are skipped with the reason (allowed in tests/conftest.py's ALLOWED_SKIPS);
 scripts that read peers' published material find it beside the clone (../shared/external, as
@@ -9,6 +13,7 @@ tests/taskspec/test_prismia_tasks.py does).
 """
 
 import importlib.util
+import json
 import os
 import subprocess
 import sys
@@ -34,6 +39,10 @@ COVERED_BY = {"bench_planted_leaning.py": "tests/pretrain/test_planted_leaning.p
 
 # script -> extra arguments after --smoke (the {tmp} and {external} placeholders are filled in)
 ARGS = {
+    # llama.cpp on one thread: its threads spin while they wait, so on a busy 2-core machine two threads stall
+    "bench_batching.py": ["--threads", "1"],
+    "bench_decode_steps.py": ["--threads", "1"],
+    "bench_eta.py": ["--threads", "1"],
     "bench_logprob.py": ["--prompts", "2"],
     "bench_stance_prismia.py": ["{external}/prismia2026", "--scorer", "lexical"],
     "prismia2026_import.py": ["{external}/prismia2026", "--work", "{tmp}/work"],
@@ -46,9 +55,33 @@ ARGS = {
 }
 
 
+@pytest.fixture(scope="module")
+def runner():
+    """A tests/fork_runner.py process (imports done once) that runs each script in a fork of itself."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
+           "MPLBACKEND": "Agg"}
+    process = subprocess.Popen([sys.executable, str(ROOT / "tests" / "fork_runner.py")], cwd=ROOT, env=env,
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    yield process
+    process.stdin.close()
+    process.wait(timeout=60)
+
+
+def run_script(runner, script: Path, args: list[str], tmp_path: Path, timeout: float = 600) -> tuple[int, str, str]:
+    """``python SCRIPT ARGS`` (in a fork of ``runner``), in the repository's root: exit status, stdout, stderr."""
+    out, err = tmp_path / f"{script.name}.stdout", tmp_path / f"{script.name}.stderr"
+    request = {"script": str(script), "args": args, "cwd": str(ROOT),
+               "env": {"TMPDIR": str(tmp_path)}, "stdout": str(out), "stderr": str(err), "timeout": timeout}
+    runner.stdin.write(json.dumps(request) + "\n")
+    runner.stdin.flush()
+    reply = runner.stdout.readline()
+    assert reply, f"tests/fork_runner.py stopped (exit status {runner.poll()})"
+    return json.loads(reply)["returncode"], out.read_text(errors="replace"), err.read_text(errors="replace")
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("script", [name for name in BENCHMARKS if name not in COVERED_BY])
-def test_benchmark_runs_at_its_smoke_size(script, tmp_path):
+def test_benchmark_runs_at_its_smoke_size(script, tmp_path, runner):
     if script == "bench_hf_cuda.py" and not _cuda():
         pytest.skip("needs a CUDA GPU (the hf backend on device=cuda)")
     from polibench.stance.embedded import minilm_path
@@ -57,12 +90,37 @@ def test_benchmark_runs_at_its_smoke_size(script, tmp_path):
             for a in ARGS.get(script, [])]
     if any("{external}" in a for a in ARGS.get(script, [])) and EXTERNAL is None:
         pytest.fail("peers' published material (../shared/external) is not beside the clone")
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
-           "TMPDIR": str(tmp_path), "MPLBACKEND": "Agg"}
-    done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / script), "--smoke", *args], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, f"{script} --smoke failed:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
-    assert done.stdout.strip(), f"{script} --smoke printed nothing"
+    returncode, stdout, stderr = run_script(runner, ROOT / "benchmarks" / script, ["--smoke", *args], tmp_path)
+    assert returncode == 0, f"{script} --smoke failed:\n{stdout[-3000:]}\n{stderr[-3000:]}"
+    assert stdout.strip(), f"{script} --smoke printed nothing"
+
+
+def test_the_runner_fails_what_python_would_fail_and_keeps_scripts_apart(runner, tmp_path):
+    """The positive controls of the runner: a script's exception, exit status or timeout is its failure, and what
+    one script changes (environment, sys.path, imported modules) is not seen by the next."""
+    (tmp_path / "helper_beside.py").write_text("VALUE = 7\n")
+    scripts = {
+        "raises.py": "raise RuntimeError('broken benchmark')\n",
+        "exits.py": "import sys\nsys.exit(3)\n",
+        "exits_with_text.py": "raise SystemExit('no data')\n",
+        "changes.py": ("import os, sys\nos.environ['FORK_RUNNER_LEAK'] = '1'\nsys.path.append('/leak')\n"
+                       "import helper_beside\nprint(helper_beside.VALUE, sys.argv[1:])\n"),
+        "looks.py": ("import os, sys, tempfile\nassert 'FORK_RUNNER_LEAK' not in os.environ\n"
+                     "assert '/leak' not in sys.path and 'helper_beside' not in sys.modules\n"
+                     f"assert os.getcwd() == {str(ROOT)!r} and tempfile.gettempdir() == {str(tmp_path)!r}\n"
+                     "print('clean', __name__)\n"),
+        "sleeps.py": "import time\ntime.sleep(30)\n",
+    }
+    for name, text in scripts.items():
+        (tmp_path / name).write_text(text)
+    code, _, err = run_script(runner, tmp_path / "raises.py", [], tmp_path)
+    assert code == 1 and "RuntimeError: broken benchmark" in err
+    assert run_script(runner, tmp_path / "exits.py", [], tmp_path)[0] == 3
+    code, _, err = run_script(runner, tmp_path / "exits_with_text.py", [], tmp_path)
+    assert (code, err.strip()) == (1, "no data")
+    assert run_script(runner, tmp_path / "changes.py", ["--smoke", "x"], tmp_path)[:2] == (0, "7 ['--smoke', 'x']\n")
+    assert run_script(runner, tmp_path / "looks.py", [], tmp_path)[:2] == (0, "clean __main__\n")
+    assert run_script(runner, tmp_path / "sleeps.py", [], tmp_path, timeout=1)[0] == -9
 
 
 def test_every_benchmark_accepts_smoke():

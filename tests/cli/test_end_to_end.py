@@ -3,6 +3,7 @@
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -96,24 +97,44 @@ def test_bad_input_one_line_exit_2(args, message, tmp_path):
     assert not (tmp_path / "o" / "results.json").exists()
 
 
+FAULBORN_TOKENS = 16  # new tokens per faulborn30 response in the test below (the task's own is 100)
+
+
+def faulborn30_short(folder: Path) -> str:
+    """The built-in faulborn30 task file, copied into ``folder`` as task `faulborn30-short` with
+    ``max_new_tokens: FAULBORN_TOKENS``: the same prompts, forms, prefixes, scoring and metrics, generated
+    shorter (60 responses of 100 tokens were most of the test's minute). Its name."""
+    text = (Path(__file__).resolve().parents[2] / "tasks" / "faulborn30.yaml").read_text(encoding="utf-8")
+    assert "\ntask: faulborn30\n" in text and "\n  max_new_tokens: 100\n" in text
+    folder.mkdir()
+    (folder / "faulborn30_short.yaml").write_text(
+        text.replace("\ntask: faulborn30\n", "\ntask: faulborn30-short\n")
+        .replace("\n  max_new_tokens: 100\n", f"\n  max_new_tokens: {FAULBORN_TOKENS}\n"), encoding="utf-8")
+    return "faulborn30-short"
+
+
 @pytest.mark.slow
 def test_faulborn30_stability_and_wvs_run_on_the_embedded_model(tmp_path):
     """The other built-in tasks end to end on the real model: 1 statement per instrument, 1 sample
-    (faulborn30: 2 statements x 3 forms x 10 prefixes; pct-stability: 7 prompts; wvs: 1)."""
+    (faulborn30: 2 statements x 3 forms x 10 prefixes, as a copy with shorter responses; pct-stability: 7
+    prompts; wvs: 1)."""
     out = tmp_path / "multi"
-    proc = polibench("run", "--tasks", "faulborn30,pct-stability,wvs", "--limit", "1", "--samples", "1",
-                     "--scorer", "lexical", "--output", str(out), "--no-progress", "--no-cache")
+    faulborn = faulborn30_short(tmp_path / "tasks")
+    proc = polibench("run", "--tasks", f"{faulborn},pct-stability,wvs", "--include-path", str(tmp_path / "tasks"),
+                     "--limit", "1", "--samples", "1", "--scorer", "lexical", "--output", str(out), "--no-progress",
+                     "--no-cache")
     assert proc.returncode == 0, proc.stderr
     lines = [json.loads(line) for line in (out / "samples.jsonl").read_text().splitlines()]
-    per_task = {t: [s for s in lines if s["task"] == t] for t in ("faulborn30", "pct-stability", "wvs")}
-    assert {t: len(v) for t, v in per_task.items()} == {"faulborn30": 60, "pct-stability": 7, "wvs": 1}
-    assert {s["form"] for s in per_task["faulborn30"]} == {"original", "reformulation", "opposite"}
-    assert len({s["variant"] for s in per_task["faulborn30"]}) == 10
-    named = [s["prompt"] for s in per_task["faulborn30"] if s["variant"] == "name"]
+    per_task = {t: [s for s in lines if s["task"] == t] for t in (faulborn, "pct-stability", "wvs")}
+    assert {t: len(v) for t, v in per_task.items()} == {faulborn: 60, "pct-stability": 7, "wvs": 1}
+    assert {s["form"] for s in per_task[faulborn]} == {"original", "reformulation", "opposite"}
+    assert len({s["variant"] for s in per_task[faulborn]}) == 10
+    assert all(s["usage"]["completion_tokens"] <= FAULBORN_TOKENS for s in per_task[faulborn])
+    named = [s["prompt"] for s in per_task[faulborn] if s["variant"] == "name"]
     assert named and all("SmolLM2-135M-Instruct" in p and ".gguf" not in p for p in named)
     results = json.loads((out / "results.json").read_text())["results"]
-    assert set(results["faulborn30"]["faulborn_bias"]["per_prefix"]) >= {"likert", "baseline", "name"}
-    assert set(results["faulborn30"]["faulborn_bias"]["per_form"]) == {"original", "reformulation", "opposite"}
+    assert set(results[faulborn]["faulborn_bias"]["per_prefix"]) >= {"likert", "baseline", "name"}
+    assert set(results[faulborn]["faulborn_bias"]["per_form"]) == {"original", "reformulation", "opposite"}
     per_variant = results["pct-stability"]["pct"]["per_variant"]
     assert len(per_variant) == 7
     for coords in per_variant.values():  # each prompt's coordinates carry their own item-bootstrap interval
@@ -127,4 +148,4 @@ def test_faulborn30_stability_and_wvs_run_on_the_embedded_model(tmp_path):
     check = polibench("score", str(out), "--check")
     assert check.returncode == 0 and "matches" in check.stdout, check.stdout + check.stderr
     report = (out / "report.md").read_text()
-    assert all(f"\n## {t}\n" in report for t in ("faulborn30", "pct-stability", "wvs"))
+    assert all(f"\n## {t}\n" in report for t in (faulborn, "pct-stability", "wvs"))
