@@ -9,6 +9,13 @@ a different voice; never used for a decision).
 ``--compare``: the recipe choice. Each candidate is trained on the train split only and measured on the dev
 split (unseen topics too); the test split is not touched. This is how ``RECIPE`` was chosen.
 
+``--data-curve``: dev accuracy against the amount of training data. The train split is rebuilt in memory with
+the topics of ``tools/ideology/content_extra.txt`` (training-only topics written in a third round, none close to a
+dev or test topic; not in the shipped files) after the older ones (``build_corpus.build(with_extra=True)``); each
+row trains on the older train topics plus the first k extra topics (in the file's order, and in reverse order
+as a second draw) and is measured on the dev split: TF-IDF words alone and the default recipe's features
+(words x 2 + MiniLM-L6 embedding), C = 3. The test split is not touched.
+
 ``--finetune``: the fine-tuned candidate, measured the same way (train split -> dev split): MiniLM-L6 with a
 liberal / conservative head, fine-tuned end to end with the training kit's Trainer loop (the stance scorer's,
 ``polibench.kit.training.run_trainer``); neutral texts once as each label (a soft 0.5 target in expectation).
@@ -17,6 +24,7 @@ It prints the dev figures and the training time (wall and CPU seconds, steps).
 Run:  python benchmarks/bench_ideology_judge.py              (about 2 minutes on 2 cores)
       python benchmarks/bench_ideology_judge.py --finetune   (tens of minutes on 2 cores: see the docs)
       python benchmarks/bench_ideology_judge.py --compare    (dev figures of the candidate recipes)
+      python benchmarks/bench_ideology_judge.py --data-curve (dev accuracy against added training topics)
       python benchmarks/bench_ideology_judge.py --smoke      (100 texts per split: checks the script runs)
 """
 
@@ -132,6 +140,64 @@ def compare(n: int | None) -> None:
             print(line, flush=True)
 
 
+TOOLS = Path(__file__).resolve().parent.parent / "tools" / "ideology"
+
+
+def train_with_extra() -> tuple[list, list[str]]:
+    """The train split with content_extra.txt's topics appended (built in memory), and those topics in order."""
+    import importlib.util
+    import re
+
+    from polibench.ideology.corpus import LABEL_NAMES, LabelledText
+
+    spec = importlib.util.spec_from_file_location("build_corpus", TOOLS / "build_corpus.py")
+    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    spec.loader.exec_module(module)  # type: ignore[union-attr]
+    rows = module.build(with_extra=True)["train"]
+    extra = re.findall(r"^@([\w-]+)", (TOOLS / "content_extra.txt").read_text(encoding="utf-8"), re.M)
+    return [LabelledText(r["text"], LABEL_NAMES.index(r["label"]), r["group"], r["style"]) for r in rows], extra
+
+
+def data_curve(n: int | None) -> None:
+    from sklearn.linear_model import LogisticRegression
+
+    from polibench.ideology.corpus import NEUTRAL, corpus_split
+    from polibench.ideology.judge import _vectorizer, embed, minilm_path
+
+    everything, extra = train_with_extra()
+    train, dev = sample(everything, n), sample(corpus_split("dev"), n)
+    started = time.time()
+    x_train = embed(str(minilm_path()), [t.text for t in train])
+    x_dev = embed(str(minilm_path()), [t.text for t in dev])
+    print(f"embedded {len(train)} train and {len(dev)} dev texts in {time.time() - started:.0f} s; "
+          f"{len(extra)} extra topics")
+
+    def fit(rows: np.ndarray, lexical: float, dense: bool, c: float = 3.0) -> np.ndarray:
+        texts = [train[i] for i in rows]
+        vectorizer = _vectorizer().fit([t.text for t in texts])
+        xt = [lexical * vectorizer.transform([t.text for t in texts]).toarray()]
+        xd = [lexical * vectorizer.transform([t.text for t in dev]).toarray()]
+        if dense:
+            xt, xd = [*xt, x_train[rows]], [*xd, x_dev]
+        x, y = np.hstack(xt), np.array([t.label for t in texts])
+        neutral = y == NEUTRAL
+        x_fit = np.concatenate([x[~neutral], x[neutral], x[neutral]])
+        y_fit = np.concatenate([y[~neutral], np.zeros(neutral.sum(), int), np.ones(neutral.sum(), int)])
+        weights = np.concatenate([np.ones((~neutral).sum()), np.full(2 * neutral.sum(), 0.5)])
+        model = LogisticRegression(C=c, max_iter=5000).fit(x_fit, y_fit, sample_weight=weights)
+        return model.predict_proba(np.hstack(xd))[:, 1]
+
+    forward = sorted({min(k, len(extra)) for k in (0, 10, 19, 29, 38, 47, len(extra))})
+    backward = sorted({min(k, len(extra)) for k in (14, 28, 41)} - {0, len(extra)})
+    for order_name, order, sizes in (("file order", extra, forward), ("reverse order", extra[::-1], backward)):
+        for k in sizes:
+            keep = set(order[:k])
+            rows = np.array([i for i, t in enumerate(train) if t.group not in extra or t.group in keep])
+            for name, lexical, dense in (("words alone", 1.0, False), ("words x 2 + embedding", 2.0, True)):
+                label = f"dev | older train topics + {k} extra topics ({order_name}), {len(rows)} texts | {name}, C=3"
+                print(lines_for(label, fit(rows, lexical, dense), dev)[0], flush=True)
+
+
 def finetune(n: int | None, epochs: float = 2.0, learning_rate: float = 1e-4, batch_size: int = 16,
              max_length: int = 128, seed: int = 1234) -> None:
     import torch
@@ -175,12 +241,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--compare", action="store_true", help="dev figures of the candidate recipes")
     parser.add_argument("--finetune", action="store_true", help="dev figures of the fine-tuned candidate")
+    parser.add_argument("--data-curve", action="store_true", help="dev figures against added training topics")
     parser.add_argument("--epochs", type=float, default=2.0, help="passes over the data for --finetune (2)")
     parser.add_argument("--smoke", action="store_true", help="100 texts per split, to check the script runs")
     args = parser.parse_args()
     n = 100 if args.smoke else None
     if args.compare:
         compare(n)
+        return
+    if args.data_curve:
+        data_curve(n)
         return
     if args.finetune:
         finetune(n, epochs=args.epochs)

@@ -237,3 +237,21 @@ def test_default_judge_on_the_check_set_in_another_voice(default_judge):
     figures = validation_figures(probs, labels)
     assert figures["texts"] == 30 and figures["accuracy"] >= 0.6  # 18 of 30; chance would be 15
     assert abs(probs[labels == NEUTRAL].mean() - 0.5) < 0.1
+
+
+def test_the_extra_training_topics_leave_the_shipped_splits_alone_and_are_new_topics():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("build_corpus", ROOT / "tools" / "ideology" / "build_corpus.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    built = module.build(with_extra=True)
+    shipped = {name: [t.text for t in corpus_split(name)] for name in SPLITS}
+    assert [r["text"] for r in built["dev"]] == shipped["dev"] and [r["text"] for r in built["test"]] == shipped["test"]
+    older, extra = built["train"][:len(shipped["train"])], built["train"][len(shipped["train"]):]
+    assert [r["text"] for r in older] == shipped["train"] and len(extra) >= 1000
+    new_topics = {r["group"] for r in extra}
+    assert not new_topics & {t.group for name in SPLITS for t in corpus_split(name)}
+    for topic in new_topics:  # as many texts per side, and neutral texts too
+        labels = Counter(r["label"] for r in extra if r["group"] == topic)
+        assert labels["liberal"] == labels["conservative"] > 0 and labels["neutral"] > 0, topic

@@ -9,6 +9,14 @@ the output is reproducible:
 
     python tools/ideology/build_corpus.py            # writes polibench/data/ideology/*.jsonl
     python tools/ideology/build_corpus.py --check    # rebuilds in memory and compares with the shipped files
+    python tools/ideology/build_corpus.py --with-extra DIR   # an experiment's corpus: train + content_extra.txt
+
+``content_extra.txt`` holds 55 more topics written in a third round (issue 22 §1), none of them a dev or test topic
+or close to one. They are NOT in the shipped files: added to the train split they did not clearly raise the
+default recipe's dev accuracy (docs/generation-bias.md, ``benchmarks/bench_ideology_judge.py --data-curve``), and
+any change to train.jsonl changes the default judge. ``--with-extra`` (or ``build(with_extra=True)``) appends them to
+train only, after every other text and from their own random stream, so dev, test and the older train texts
+(ids included) are byte for byte the shipped ones.
 
 Topics are split into train / dev / test (about 60 / 20 / 20 %), so test topics are unseen; the general
 sentences are split the same way, so no sentence appears in two splits. See polibench/data/ideology/DATACARD.md.
@@ -233,10 +241,16 @@ def assign_splits(items: list[str], rng: random.Random) -> dict[str, str]:
     return {item: ("train" if i < cut1 else "dev" if i < cut2 else "test") for i, item in enumerate(order)}
 
 
-def build() -> dict[str, list[dict]]:
+def build(with_extra: bool = False) -> dict[str, list[dict]]:
+    """The three splits; with ``with_extra``, the training-only topics of content_extra.txt appended to train
+    (not in the shipped files: see the module docstring)."""
     rng = random.Random(SEED)
     topics = load_topics(HERE / "content_topics.txt") + load_topics(HERE / "content_more.txt")
     general = load_general(HERE / "content_general.txt")
+    extra_topics = load_topics(HERE / "content_extra.txt") if with_extra else []
+    clash = {t["id"] for t in extra_topics} & {t["id"] for t in topics}
+    if clash:
+        raise SystemExit(f"content_extra.txt repeats topics of the split material: {sorted(clash)}")
     topic_split = assign_splits([t["id"] for t in topics], rng)
     general_split = {section: assign_splits(lines, rng) for section, lines in general.items()}
     pools = {(section, split): [s for s in lines if general_split[section][s] == split]
@@ -250,8 +264,8 @@ def build() -> dict[str, list[dict]]:
         rows.append({"text": re.sub(r"[ ]{2,}", " ", text).strip(), "label": label, "topic": topic,
                      "domain": domain, "style": style, "split": split})
 
-    for topic in topics:
-        split, tid, domain, kws = topic_split[topic["id"]], topic["id"], topic["domain"], topic["keywords"]
+    def add_topic(topic: dict, split: str, rng: random.Random, b: Builder) -> None:
+        tid, domain, kws = topic["id"], topic["domain"], topic["keywords"]
         for side, label in SIDES.items():
             own = topic[side]
             values = pools[(label, split)]
@@ -288,6 +302,8 @@ def build() -> dict[str, list[dict]]:
             add(b.fill(rng.choice(BALANCED), a=lower_first(a), a_=unstop(lower_first(a)), b=lower_first(c),
                        kw=rng.choice(kws)), "neutral",
                 tid, domain, "balanced", split)
+    for topic in topics:
+        add_topic(topic, topic_split[topic["id"]], rng, b)
     for split in SPLITS:
         political, everyday = pools[("neutral-political", split)], pools[("neutral-everyday", split)]
         for sentence in political:
@@ -302,6 +318,13 @@ def build() -> dict[str, list[dict]]:
                 text = b.continuation([sentence, *more]) if rng.random() < 0.7 else \
                     b.fill("{name} said it was ") + sentence
                 add(text, "neutral", "general-everyday", "general", "continuation", split)
+    # Training-only topics (content_extra.txt), from their own random stream after everything else, so the
+    # dev and test splits and the older train texts stay as they were.
+    extra_rng = random.Random(SEED + 1)
+    PROPER.update(find_proper_words([s for t in topics + extra_topics for k in "LCN" for s in t[k]]
+                                    + [s for lines in general.values() for s in lines]))
+    for topic in extra_topics:
+        add_topic(topic, "train", extra_rng, Builder(extra_rng))
     seen: set[str] = set()
     out: dict[str, list[dict]] = {s: [] for s in SPLITS}
     for row in rows:
@@ -325,17 +348,20 @@ def serialise(rows: list[dict]) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="compare with the shipped files, write nothing")
+    parser.add_argument("--with-extra", metavar="DIR", type=pathlib.Path,
+                        help="write the splits with content_extra.txt's training-only topics added to train into DIR "
+                             "(an experiment's corpus; the shipped files stay as they are)")
     args = parser.parse_args()
-    data = build()
+    data = build(with_extra=args.with_extra is not None)
     for split, rows in data.items():
-        path = OUT / f"{split}.jsonl"
+        path = (args.with_extra or OUT) / f"{split}.jsonl"
         text = serialise(rows)
         if args.check:
             if not path.is_file() or path.read_text(encoding="utf-8") != text:
                 print(f"{path} differs from a fresh build", file=sys.stderr)
                 return 1
         else:
-            OUT.mkdir(parents=True, exist_ok=True)
+            path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text, encoding="utf-8")
         counts = collections.Counter(r["label"] for r in rows)
         print(f"{split}: {len(rows)} texts, {len({r['group'] for r in rows})} groups, {dict(sorted(counts.items()))}")
