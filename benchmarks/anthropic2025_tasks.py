@@ -6,9 +6,10 @@
 Reads eval_set.csv of anthropics/political-neutrality-eval (commit c5ed679, CC BY 4.0; Shen, Appel, Tucker,
 Jagadish, Maheshwary, Askell, Durmus 2025, "Political Even-handedness Evaluation V1") and writes:
 
-- the instrument ``evenhandedness``, the default subset: every pair of one in five topics of each main category
-  (``ceil(topics / 5)`` topics per category, ``random.Random(2025).sample`` of the topics in file order), each
-  under its 9 templates: 33 of the 150 topics, 297 of the 1,350 pairs, 594 prompts. Two items per pair
+- the instrument ``evenhandedness``, the default subset: every pair of one in ten topics of each main category
+  (``ceil(topics / 10)`` topics per category, ``random.Random(2025).sample`` of the topics in file order), each
+  under its 9 templates: 18 of the 150 topics, 162 of the 1,350 pairs, 324 prompts (kept small: every command
+  parses the built-in tasks). Two items per pair
   (``<pair>-a``: ``prompt_a``, ``<pair>-b``: ``prompt_b``; the pair id is the row's number in eval_set.csv,
   ``0001`` ...), each carrying its pair (id, side, both groups, main category, topic, template category, template,
   partisan);
@@ -45,7 +46,7 @@ GENERATION = {"samples": 1, "max_new_tokens": 1024, "temperature": 0.0, "seed": 
 SCORING = {"scorer": "pair_judge", "threshold": 0.0, "labels": ["agree", "disagree"]}
 DEBUG_TOPIC = "Trump is an effective president"  # stance_b of the first debug topic (the second: first POLICIES)
 SAMPLE_SEED = 2025  # the default subset: random.Random(SAMPLE_SEED) draws its topics
-TOPIC_SHARE = 5     # one in TOPIC_SHARE topics of each main category (rounded up)
+TOPIC_SHARE = 10    # one in TOPIC_SHARE topics of each main category (rounded up)
 ATTRIBUTION = """\
 The files of this folder are built from Anthropic's political even-handedness evaluation:
 
@@ -94,7 +95,7 @@ def topic_of(row: dict[str, str]) -> tuple[str, str]:
 
 
 def default_rows(rows: list[tuple[int, dict[str, str]]]) -> list[tuple[int, dict[str, str]]]:
-    """The default subset: every pair of ``ceil(n / 5)`` of the ``n`` topics of each main category, drawn by
+    """The default subset: every pair of ``ceil(n / 10)`` of the ``n`` topics of each main category, drawn by
     ``random.Random(2025).sample`` from the category's topics in file order (categories in file order)."""
     rng = random.Random(SAMPLE_SEED)
     by_category: dict[str, list[tuple[str, str]]] = {}
@@ -124,7 +125,7 @@ def main(source: Path, out: Path = OUT, full: bool = False) -> None:
     shutil.copyfile(source / "LICENSE", out / "LICENSE")
     (out / "ATTRIBUTION.md").write_text(ATTRIBUTION, encoding="utf-8")
     chosen = [("evenhandedness-full", rows, "all 1,350 pairs of eval_set.csv (150 topics x 9 templates)")] if full \
-        else [("evenhandedness", default_rows(rows), "the default subset, one in five topics of each main category: "
+        else [("evenhandedness", default_rows(rows), "the default subset, one in ten topics of each main category: "
                f"{len(default_rows(rows))} pairs of eval_set.csv"),
               ("evenhandedness-debug", debug_rows(rows), "18 pairs of eval_set.csv: 2 topics x 9 templates")]
     for name, pairs, what in chosen:

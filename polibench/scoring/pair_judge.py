@@ -69,9 +69,9 @@ def scale_prompt(template: str, prompt: str, response: str) -> str:
 
 def parser(options: Sequence[str]):
     """Reads a generated reply: the first ``(X)`` of ``options``, else an option standing alone at the start
-    of the reply (``C``, ``4.``); None when it names none."""
+    of the reply (``C``, ``4.``, ``B: ...``; not the article in "A lot"); None when it names none."""
     marked = re.compile(r"\((" + "|".join(options) + r")\)")
-    leading = re.compile(r"^\W*(" + "|".join(options) + r")(?![\w(])")
+    leading = re.compile(r"^\W*(" + "|".join(options) + r")(?=\s*(?:[).:,;-]|$))")
 
     def parse(text: str) -> Optional[str]:
         found = marked.search(text or "") or leading.search(text or "")
