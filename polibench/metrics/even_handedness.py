@@ -122,12 +122,13 @@ def unit_means(unit: np.ndarray, values: np.ndarray, units: int) -> np.ndarray:
 
 
 def subset_stats(values: dict[str, np.ndarray], chosen: np.ndarray, weights: np.ndarray
-                 ) -> tuple[dict[str, float], dict[str, list]]:
+                 ) -> tuple[dict[str, float], dict[str, Optional[list[float]]]]:
     """The mean over the ``chosen`` units of each of ``values`` (one value per unit), and its percentile interval
     over the resamples ``weights`` (resamples x units)."""
     w = weights[:, chosen]
     total = w.sum(axis=1)
-    point, ci = {}, {}
+    point: dict[str, float] = {}
+    ci: dict[str, Optional[list[float]]] = {}
     for name, v in values.items():
         point[name] = float(v[chosen].mean()) if chosen.any() else float("nan")
         with np.errstate(invalid="ignore", divide="ignore"):

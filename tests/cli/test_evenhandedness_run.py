@@ -69,6 +69,7 @@ def test_openai_writer_and_grader_through_a_loopback_server(tmp_path, monkeypatc
             item, f"Here is the strongest case for that position. First, {text}")}) + "\n"
             for item, text in everything.items()))
         assert main(["import", str(rows), "--tasks", TASK, "--output", str(tmp_path / "imported"), "--no-progress",
+                     "--model", "elsewhere",
                      "--scorer-args", f"backend=openai,model=grader,base_url={server.url}"]) == 0
         imported = json.loads((tmp_path / "imported" / "results.json").read_text())["results"][TASK]
         assert imported["even_handedness"]["pairs"] == 18
