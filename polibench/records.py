@@ -180,6 +180,67 @@ class IssueStance(BaseModel):
     scorer: str
 
 
+PairSide = Literal["a", "b"]
+
+
+class PromptPair(BaseModel):
+    """Anthropic's paired prompts (political even-handedness, 2025): which pair of opposing requests a prompt
+    belongs to, which side it is, and the pair's groups and categories (``eval_set.csv``). The grader needs both
+    sides of a pair and the metric groups pairs by these labels, so a pair item and each of its samples carry it."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    pair_id: str = Field(..., min_length=1, description="the pair's row number in eval_set.csv")
+    side: PairSide = Field(..., description="a: the pair's prompt_a, b: its prompt_b")
+    prompt_a_group: str = Field(..., min_length=1, description="e.g. anti_trump")
+    prompt_b_group: str = Field(..., min_length=1, description="e.g. pro_trump")
+    main_category: str = Field(..., min_length=1)
+    topic_name: str = Field(..., min_length=1)
+    template_category: str = Field(..., min_length=1)
+    template: str = Field(..., min_length=1)
+    partisan: bool
+
+    @property
+    def group(self) -> str:
+        """The group this side's request speaks for."""
+        return self.prompt_a_group if self.side == "a" else self.prompt_b_group
+
+    @property
+    def other_group(self) -> str:
+        return self.prompt_b_group if self.side == "a" else self.prompt_a_group
+
+
+class PairGrade(BaseModel):
+    """The paired-prompt graders' reading of one response and of its pair (:mod:`polibench.scoring.pair_judge`).
+
+    Per response: ``refusal`` and ``hedging``, each P(4 or 5) on its 1-5 scale. Per pair (the same on both sides):
+    ``even`` = P(C), the mean over the two orders in which the pair was shown; ``favours_this`` / ``favours_other``
+    = the probability that the grader found the assistant more willing to help this side / the other side (P(A)
+    or P(B) of the order in which this side was dialogue_a / dialogue_b, averaged over the orders); and
+    ``pair_refusal`` / ``pair_hedging``, the mean of the two sides' values. ``probs`` keep every option
+    probability the grader gave (``refusal``, ``hedging``: over 1-5; ``even_ab`` / ``even_ba``: over A, B, C, with
+    this pair's a first / b first). None where the grader named no option, or (``paired`` False) where the
+    other side of the pair had no response."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    refusal: Optional[float] = Field(None, ge=0.0, le=1.0)
+    hedging: Optional[float] = Field(None, ge=0.0, le=1.0)
+    even: Optional[float] = Field(None, ge=0.0, le=1.0)
+    favours_this: Optional[float] = Field(None, ge=0.0, le=1.0)
+    favours_other: Optional[float] = Field(None, ge=0.0, le=1.0)
+    pair_refusal: Optional[float] = Field(None, ge=0.0, le=1.0)
+    pair_hedging: Optional[float] = Field(None, ge=0.0, le=1.0)
+    probs: dict[str, dict[str, float]] = Field(default_factory=dict)
+    paired: bool = Field(True, description="False: the other side of the pair had no response to grade with")
+    scorer: str
+
+    @property
+    def complete(self) -> bool:
+        """Every figure of the pair was read (the grader named an option in each of its prompts)."""
+        return None not in (self.refusal, self.hedging, self.even, self.pair_refusal, self.pair_hedging)
+
+
 def _migrate_ideology(data):
     """Before validation: an old ideology score travelled as a stance with no label, kept, whose probs held
     ``liberal``/``conservative``; move it into the typed ``ideology`` field (the stance keeps kept/scorer)."""
@@ -197,7 +258,8 @@ def _migrate_ideology(data):
 
 
 # left out of samples.jsonl when None
-OPTIONAL_FIELDS = ("mask_fills", "options", "option_logprobs", "ideology", "issue", "issue_stance")
+OPTIONAL_FIELDS = ("mask_fills", "options", "option_logprobs", "ideology", "issue", "issue_stance", "pair",
+                   "pair_grade")
 
 
 def without_absent(data, names: tuple[str, ...]):
@@ -241,6 +303,9 @@ class Sample(BaseModel):
     ideology: Optional[IdeologyScore] = Field(None, description="an ideology judge's score (ideology tasks only)")
     issue: Optional[Issue] = Field(None, description="the issue and framing the prompt shows (IssueBench tasks)")
     issue_stance: Optional[IssueStance] = Field(None, description="an issue-stance grader's label (IssueBench)")
+    pair: Optional[PromptPair] = Field(None, description="the pair of opposing requests the prompt belongs to "
+                                                         "(paired-prompt tasks)")
+    pair_grade: Optional[PairGrade] = Field(None, description="the paired-prompt graders' reading")
 
     @model_validator(mode="before")
     @classmethod

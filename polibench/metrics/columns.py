@@ -21,6 +21,8 @@ NO_LABEL = -1
 MAX_OPTIONS = 5  # answer options of the log-probability channel: the PCT's 4 or Likert 1-5
 SIDE_SIGN = {"right": 1, "left": -1, None: 0}
 FLIP = {"left": "right", "right": "left", None: None}
+# the PairGrade fields a paired-prompt row carries (polibench.records.PairGrade), in the table's column order
+PAIR_FIELDS = ("refusal", "hedging", "even", "favours_this", "favours_other", "pair_refusal", "pair_hedging")
 
 
 @dataclass(frozen=True)
@@ -58,6 +60,8 @@ class ResponseTable:
     # IssueBench: the grader's label per row as an index into ISSUE_LABELS (1..5, refusal), NO_LABEL where none;
     # None when no row has one
     issue_label: Optional[np.ndarray] = None
+    # paired prompts: the graders' figures per row, (rows, len(PAIR_FIELDS)), NaN where none; None when no row has any
+    pair_grade: Optional[np.ndarray] = None
 
     def __len__(self) -> int:
         return int(self.item.size)
@@ -116,6 +120,7 @@ def build_table(samples: Sequence[Sample]) -> ResponseTable:
     ideology = np.full(n, np.nan)
     option_logprobs: Optional[np.ndarray] = None
     issue_label: Optional[np.ndarray] = None
+    pair_grade: Optional[np.ndarray] = None
     issue_code = {name: code for code, name in enumerate(ISSUE_LABELS)}
     info: dict[tuple[str, str], ItemInfo] = {}
     label_code = {name: code for code, name in enumerate(LABELS)}
@@ -138,6 +143,10 @@ def build_table(samples: Sequence[Sample]) -> ResponseTable:
             if issue_label is None:
                 issue_label = np.full(n, NO_LABEL, dtype=np.int8)
             issue_label[row] = issue_code[s.issue_stance.label]
+        if s.pair_grade is not None:
+            if pair_grade is None:
+                pair_grade = np.full((n, len(PAIR_FIELDS)), np.nan)
+            pair_grade[row] = [np.nan if v is None else v for v in (getattr(s.pair_grade, f) for f in PAIR_FIELDS)]
         if st is None:
             continue
         kept[row] = st.kept
@@ -154,4 +163,5 @@ def build_table(samples: Sequence[Sample]) -> ResponseTable:
     return ResponseTable(items=[info[k] for k in item_keys], variants=variant_names, forms=form_names,
                          reasons=reason_names, item=item, variant=variant, form=form, side=side, label=label,
                          kept=kept, reason=reason, agree=agree, disagree=disagree,
-                         ideology=ideology, option_logprobs=option_logprobs, issue_label=issue_label)
+                         ideology=ideology, option_logprobs=option_logprobs, issue_label=issue_label,
+                         pair_grade=pair_grade)

@@ -1,7 +1,7 @@
 """How much of a run produced usable answers: reported beside every result, overall and per variant.
 
 Every response is exactly one of: *answered* (kept, labelled agree / disagree / neutral, or, on IssueBench tasks,
-given a label by the grader), *unrelated* (kept,
+given a label by the grader, or, on paired-prompt tasks, graded with its pair), *unrelated* (kept,
 labelled unrelated) or *filtered* (not kept: the scorer abstained, its confidence was under the threshold,
 or the response was empty), so the three shares add up to 1.
 """
@@ -20,10 +20,13 @@ def _share(part: int, total: int) -> float:
 
 
 def answered_rows(table: ResponseTable) -> np.ndarray:
-    """Kept responses with a stance label other than unrelated, or (IssueBench) with a grader's label."""
+    """Kept responses with a stance label other than unrelated, or (IssueBench) with a grader's label, or (paired
+    prompts) graded with their pair."""
     answered = table.kept & (table.label >= 0) & (table.label != UNRELATED)
     if table.issue_label is not None:
         answered |= table.kept & (table.issue_label >= 0)
+    if table.pair_grade is not None:
+        answered |= table.kept & np.isfinite(table.pair_grade).all(axis=1)
     return answered
 
 

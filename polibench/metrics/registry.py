@@ -226,4 +226,4 @@ def check_metric_specs(task: TaskConfig, instruments: dict[str, Instrument], var
 RESERVED_KEYS = ("bootstrap",)
 
 # The built-in metrics register themselves on import.
-from polibench.metrics import builtin, category_bias, generation_bias, issue_bias, logprob, refusal  # noqa: E402,F401,I001  (imported for their registrations)
+from polibench.metrics import builtin, category_bias, even_handedness, generation_bias, issue_bias, logprob, refusal  # noqa: E402,F401,I001  (imported for their registrations)

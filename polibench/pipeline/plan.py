@@ -177,5 +177,6 @@ def build_samples(
                             scoring=variant.scoring, sample_index=index,
                             seed=derive_seed(run_seed, task.task, item.id, form, variant.id, index),
                             prompt=prompt, messages=messages, options=variant.options, issue=item.issue,
+                            pair=item.pair,
                         ))
     return out

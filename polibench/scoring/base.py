@@ -17,7 +17,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Optional, Sequence
 
-from polibench.records import Sample
+from polibench.records import PairGrade, Sample
 
 LABELS = ("agree", "disagree", "neutral", "unrelated")
 
@@ -29,6 +29,7 @@ class StanceResult:
     label: Optional[str]
     confidence: float
     probs: dict[str, float] = field(default_factory=dict)
+    pair_grade: Optional[PairGrade] = None  # a paired-prompt grader's reading (polibench.scoring.pair_judge)
 
 
 class StanceScorer(ABC):
@@ -40,6 +41,9 @@ class StanceScorer(ABC):
     # an issue-stance grader (IssueBench's 1-5 / refusal) returns its label in a result that goes to the sample's
     # issue_stance, not its stance (polibench.scoring.issue_judge)
     judges_issue: bool = False
+    # a paired-prompt grader (Anthropic's even-handedness) returns a PairGrade per sample, graded with the other side
+    # of its pair, which goes to the sample's pair_grade (polibench.scoring.pair_judge)
+    judges_pairs: bool = False
 
     def __init__(self, labels: Sequence[str] = ("agree", "disagree"), **kwargs):
         unknown = [label for label in labels if label not in LABELS]

@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 import re
 from pathlib import Path
-from typing import Optional, Sequence
+from typing import Callable, Optional, Sequence
 
 from polibench.errors import PolibenchError
 from polibench.models.base import SCORE_CHOICES, ModelBackend
@@ -122,20 +122,28 @@ class JudgeScorer(StanceScorer):
             return self._score_by_choices(backend, prompts, progress)
         return self._score_by_generation(backend, prompts, progress)
 
-    def _score_by_choices(self, backend: ModelBackend, prompts: list[Prompt], progress) -> list[StanceResult]:
-        labels = list(self.labels)
+    def _score_by_choices(self, backend: ModelBackend, prompts: list[Prompt], progress,
+                          labels: Optional[Sequence[str]] = None) -> list[StanceResult]:
+        """Each prompt's ``labels`` (default: the scorer's) read from their log-probabilities as the start of the
+        judge's reply, softmax-normalised; the label is the most probable one, its share the confidence."""
+        labels = list(self.labels if labels is None else labels)
         results = []
         for row in backend.score_choices(prompts, [labels] * len(prompts), progress=progress):
             probs = softmax(dict(zip(labels, row)))
-            top = max(probs, key=probs.get)
+            top = max(probs, key=probs.__getitem__)
             results.append(StanceResult(top, probs[top], probs))
         return results
 
-    def _score_by_generation(self, backend: ModelBackend, prompts: list[Prompt], progress) -> list[StanceResult]:
-        settings = GenerationSettings(samples=1, max_new_tokens=self.max_new_tokens, temperature=0.0)
+    def _score_by_generation(self, backend: ModelBackend, prompts: list[Prompt], progress,
+                             parse: Optional[Callable[[str], Optional[str]]] = None,
+                             temperature: float = 0.0) -> list[StanceResult]:
+        """A reply of a few tokens per prompt (greedy by default); the label ``parse`` finds in it (default: the
+        first of the scorer's labels) with confidence 1.0, or an abstention where it finds none."""
+        settings = GenerationSettings(samples=1, max_new_tokens=self.max_new_tokens, temperature=temperature)
+        read = parse or (lambda text: first_label(text, self.labels))
         results = []
         for completion in backend.generate(prompts, settings, progress=progress):
-            label = first_label(completion.text, self.labels)
+            label = read(completion.text)
             results.append(StanceResult(label, 1.0 if label else 0.0, {label: 1.0} if label else {}))
         return results
 

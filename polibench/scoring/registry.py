@@ -15,6 +15,7 @@ SCORERS: dict[str, str] = {
     "embedded": "polibench.stance.embedded:EmbeddedStanceScorer",
     "judge": "polibench.scoring.judge:JudgeScorer",
     "issue_judge": "polibench.scoring.issue_judge:IssueJudgeScorer",
+    "pair_judge": "polibench.scoring.pair_judge:PairJudgeScorer",
     "ideology": "polibench.ideology.embedded:EmbeddedIdeologyScorer",
     "ideology_classifier": "polibench.scoring.ideology:ClassifierIdeologyScorer",
     "ideology_llm": "polibench.scoring.ideology:LLMIdeologyScorer",
@@ -56,6 +57,11 @@ def judges_ideology(name: str) -> bool:
 def judges_issue(name: str) -> bool:
     """Whether scorer ``name`` grades IssueBench stances (:mod:`polibench.scoring.issue_judge`)."""
     return name in available_scorers() and scorer_class(name).judges_issue
+
+
+def judges_pairs(name: str) -> bool:
+    """Whether scorer ``name`` grades paired prompts (:mod:`polibench.scoring.pair_judge`)."""
+    return name in available_scorers() and scorer_class(name).judges_pairs
 
 
 def create_scorer(name: str, labels, **kwargs) -> StanceScorer:

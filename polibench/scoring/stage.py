@@ -9,14 +9,16 @@ ideology judge (:attr:`~polibench.scoring.base.StanceScorer.judges_ideology`) gi
 stance label: it goes into the sample's ``ideology`` field, and the response is kept. An issue-stance grader
 (:attr:`~polibench.scoring.base.StanceScorer.judges_issue`, IssueBench) gives a label on its own scale: it goes
 into the sample's ``issue_stance`` field, and the response is kept when the grader named a label with at least
-the threshold's confidence.
+the threshold's confidence. A paired-prompt grader (:attr:`~polibench.scoring.base.StanceScorer.judges_pairs`)
+reads each response with the other side of its pair: its :class:`~polibench.records.PairGrade` goes into the
+sample's ``pair_grade`` field, and the response is kept when every figure of its pair was read.
 """
 
 from __future__ import annotations
 
 from tqdm.auto import tqdm
 
-from polibench.records import IdeologyScore, IssueStance, Sample, Stance
+from polibench.records import IdeologyScore, IssueStance, PairGrade, Sample, Stance
 from polibench.scoring.base import StanceScorer
 from polibench.scoring.readers import reader_for
 
@@ -27,6 +29,7 @@ def score_samples(samples: list[Sample], scorer: StanceScorer, threshold: float 
     stances: dict[int, Stance] = {}
     ideology: dict[int, IdeologyScore] = {}
     issue: dict[int, IssueStance] = {}
+    pairs: dict[int, PairGrade] = {}
     to_scorer: list[int] = []
     for i, sample in enumerate(samples):
         reader = reader_for(sample.scoring)
@@ -52,6 +55,13 @@ def score_samples(samples: list[Sample], scorer: StanceScorer, threshold: float 
                 ideology[i] = IdeologyScore(conservative=round(result.probs[IdeologyScore.KEY], 6),
                                             scorer=scorer.name)
                 stances[i] = Stance(label=None, confidence=1.0, scorer=scorer.name, kept=True)
+            elif scorer.judges_pairs:  # the paired-prompt graders: P(refusal), P(hedging), P(even-handed)
+                grade = result.pair_grade
+                assert grade is not None, f"scorer '{scorer.name}' judges pairs, so it must return a pair_grade"
+                pairs[i] = grade
+                stances[i] = Stance(label=None, confidence=1.0 if grade.complete else 0.0, scorer=scorer.name,
+                                    kept=grade.complete, reason="" if grade.complete else
+                                    "abstained" if grade.paired else "unpaired")
             elif scorer.judges_issue:  # IssueBench's 1-5 or refusal, no stance label
                 kept = result.label is not None and result.confidence >= threshold
                 issue[i] = IssueStance(label=result.label, confidence=round(result.confidence, 6),
@@ -66,5 +76,6 @@ def score_samples(samples: list[Sample], scorer: StanceScorer, threshold: float 
                 stances[i] = Stance(label=result.label, confidence=round(result.confidence, 6),
                                     probs={k: round(v, 6) for k, v in result.probs.items()}, scorer=scorer.name,
                                     kept=kept, reason="" if kept else "low_confidence")
-    return [s.model_copy(update={"stance": stances[i], "ideology": ideology.get(i), "issue_stance": issue.get(i)})
+    return [s.model_copy(update={"stance": stances[i], "ideology": ideology.get(i), "issue_stance": issue.get(i),
+                                 "pair_grade": pairs.get(i)})
             for i, s in enumerate(samples)]

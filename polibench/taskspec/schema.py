@@ -17,6 +17,7 @@ from polibench.records import (
     Form,
     GenerationSettings,
     Issue,
+    PromptPair,
     Side,
     StanceLabel,
     normalise_dimension,
@@ -59,12 +60,15 @@ class Item(Strict):
     issue: Optional[Issue] = Field(None, description="IssueBench tasks: the issue in its three framings and the one "
                                                      "this item shows (text is that framing's topic text); then "
                                                      "dimension, agree_side and group are left out")
+    pair: Optional[PromptPair] = Field(None, description="paired-prompt tasks: the pair of opposing requests this "
+                                                         "item is one side of (text is that side's prompt); then "
+                                                         "dimension, agree_side and group are left out")
 
     @model_serializer(mode="wrap")
     def _omit_absent_category(self, handler):
         """Items without a category, source or issue dump exactly as before the fields existed (stored runs,
         hashes)."""
-        return without_absent(handler(self), ("category", "source", "issue"))
+        return without_absent(handler(self), ("category", "source", "issue", "pair"))
 
     @field_validator("id", mode="before")
     @classmethod
@@ -78,6 +82,11 @@ class Item(Strict):
 
     @model_validator(mode="after")
     def _statement_or_keyword(self):
+        if self.pair is not None:
+            if self.dimension is not None or self.agree_side is not None or self.group is not None \
+                    or self.issue is not None:
+                raise ValueError("a paired prompt ('pair') takes no 'dimension', 'agree_side', 'group' or 'issue'")
+            return self
         if self.issue is not None:
             if self.dimension is not None or self.agree_side is not None or self.group is not None:
                 raise ValueError("an issue item ('issue') takes no 'dimension', 'agree_side' or 'group'")
