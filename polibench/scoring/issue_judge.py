@@ -27,10 +27,10 @@ import re
 from typing import Optional, Sequence
 
 from polibench.errors import PolibenchError
-from polibench.models.base import SCORE_CHOICES, ModelBackend
-from polibench.records import ISSUE_LABELS, GenerationSettings, Issue, Prompt, Sample
+from polibench.models.base import ModelBackend
+from polibench.records import ISSUE_LABELS, Issue, Sample
 from polibench.scoring.base import StanceResult
-from polibench.scoring.judge import JudgeScorer, softmax
+from polibench.scoring.judge import JudgeScorer
 
 # stance_templates.csv, id templ-5 ("extended dynamic prompt, llm framing, negative examples, text first"), verbatim
 TEMPLATE = (
@@ -114,28 +114,8 @@ class IssueJudgeScorer(JudgeScorer):
         if missing:
             raise PolibenchError(f"the issue_judge scorer grades IssueBench tasks only: sample(s) of item(s) "
                                  f"{', '.join(sorted(set(missing))[:5])} carry no issue")
-        backend = self._setup()
         prompts = [self.judge_prompt(grader_prompt(s.issue, s.response or "")) for s in samples if s.issue]
-        if backend.supports(SCORE_CHOICES):
-            return self._read_choices(backend, prompts, progress)
-        return self._read_generation(backend, prompts, progress)
-
-    @staticmethod
-    def _read_choices(backend: ModelBackend, prompts: list[Prompt], progress) -> list[StanceResult]:
-        results = []
-        for row in backend.score_choices(prompts, [list(ISSUE_LABELS)] * len(prompts), progress=progress):
-            probs = softmax(dict(zip(ISSUE_LABELS, row)))
-            top = max(probs, key=probs.__getitem__)
-            results.append(StanceResult(top, probs[top], probs))
-        return results
-
-    def _read_generation(self, backend: ModelBackend, prompts: list[Prompt], progress) -> list[StanceResult]:
-        settings = GenerationSettings(samples=1, max_new_tokens=self.max_new_tokens, temperature=0.0)
-        results = []
-        for completion in backend.generate(prompts, settings, progress=progress):
-            label = first_answer(completion.text)
-            results.append(StanceResult(label, 1.0 if label else 0.0, {label: 1.0} if label else {}))
-        return results
+        return self.read_answers(prompts, progress, labels=ISSUE_LABELS, parse=first_answer)
 
     def close(self) -> None:
         super().close()

@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 import re
 from pathlib import Path
-from typing import Optional, Sequence
+from typing import Callable, Optional, Sequence
 
 from polibench.errors import PolibenchError
 from polibench.models.base import SCORE_CHOICES, ModelBackend
@@ -116,26 +116,40 @@ class JudgeScorer(StanceScorer):
         return Prompt(text=turn, seed=0, messages=(ChatMessage(role="user", content=turn),))
 
     def score(self, statements: Sequence[str], responses: Sequence[str], progress=None) -> list[StanceResult]:
-        backend = self._setup()
         prompts = [self.judge_prompt(self.user_turn(s, r)) for s, r in zip(statements, responses)]
-        if backend.supports(SCORE_CHOICES):
-            return self._score_by_choices(backend, prompts, progress)
-        return self._score_by_generation(backend, prompts, progress)
+        return self.read_answers(prompts, progress)
 
-    def _score_by_choices(self, backend: ModelBackend, prompts: list[Prompt], progress) -> list[StanceResult]:
-        labels = list(self.labels)
+    def read_answers(self, prompts: list[Prompt], progress=None, labels: Optional[Sequence[str]] = None,
+                     parse: Optional[Callable[[str], Optional[str]]] = None) -> list[StanceResult]:
+        """The judge's answer to each prompt, read as the module docstring says: from the log-probabilities of
+        ``labels`` (default: the scorer's labels) when the backend scores choices, else by ``parse(reply)``,
+        the label a greedy reply names or None (default: the first of the scorer's labels in the reply)."""
+        backend = self._setup()
+        if backend.supports(SCORE_CHOICES):
+            return self._score_by_choices(backend, prompts, progress, labels)
+        return self._score_by_generation(backend, prompts, progress, parse)
+
+    def _score_by_choices(self, backend: ModelBackend, prompts: list[Prompt], progress,
+                          labels: Optional[Sequence[str]] = None) -> list[StanceResult]:
+        """``labels`` (default: the scorer's) softmax-normalised over their log-probabilities as the start of the
+        reply; the label is the most probable one, its confidence its share."""
+        labels = list(self.labels if labels is None else labels)
         results = []
         for row in backend.score_choices(prompts, [labels] * len(prompts), progress=progress):
             probs = softmax(dict(zip(labels, row)))
-            top = max(probs, key=probs.get)
+            top = max(probs, key=probs.__getitem__)
             results.append(StanceResult(top, probs[top], probs))
         return results
 
-    def _score_by_generation(self, backend: ModelBackend, prompts: list[Prompt], progress) -> list[StanceResult]:
+    def _score_by_generation(self, backend: ModelBackend, prompts: list[Prompt], progress,
+                             parse: Optional[Callable[[str], Optional[str]]] = None) -> list[StanceResult]:
+        """A greedy reply of ``max_new_tokens``; ``parse(reply)`` (default: the first of the scorer's labels in it)
+        is the label with confidence 1.0, None an abstention."""
+        read = parse or (lambda text: first_label(text, self.labels))
         settings = GenerationSettings(samples=1, max_new_tokens=self.max_new_tokens, temperature=0.0)
         results = []
         for completion in backend.generate(prompts, settings, progress=progress):
-            label = first_label(completion.text, self.labels)
+            label = read(completion.text)
             results.append(StanceResult(label, 1.0 if label else 0.0, {label: 1.0} if label else {}))
         return results
 
