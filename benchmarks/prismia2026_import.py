@@ -98,10 +98,11 @@ def polibench(*args: str) -> None:
 def print_table(entries_dir: Path, panel_path: Path) -> None:
     """Per model and month: polibench's Faulborn bias and refusal share beside PrismIA's panel (Markdown), and the
     rank agreement across model-months."""
+    from polibench.leaderboard.artifacts import read_artifact
     from polibench.leaderboard.build import load_entries
-    from polibench.leaderboard.prismia import agreement, load_panel, prismia_rows
+    from polibench.report.prismia import agreement, load_panel, prismia_rows
 
-    rows = prismia_rows(load_entries(entries_dir), entries_dir, load_panel(panel_path))
+    rows = prismia_rows(load_entries(entries_dir), entries_dir, load_panel(panel_path), read_artifact)
     found = agreement(rows)  # also the panel positions' intervals
     print("| model | month | task | polibench bias (total) | refusal share | kept | PrismIA panel mean "
           "(1 = left) | panel position (right +) |")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
+from typing import Optional
 
 from polibench.cli.args import add_min_coverage_flag
 
@@ -28,20 +29,27 @@ def add_parser(sub) -> None:
 def compare_command(args: argparse.Namespace) -> int:
     from polibench.errors import PolibenchError
     from polibench.report.compare import compare_documents, render_table
-    from polibench.results.files import atomic_write_text, read_results
+    from polibench.results.files import read_results
 
+    if args.json and not Path(args.json).parent.is_dir():
+        raise PolibenchError(f"--json: folder {Path(args.json).parent} does not exist")
     if args.channels:
         return channels_command(args)
     if len(args.run_dirs) < 2:
         raise PolibenchError(f"compare needs at least 2 run folders (got {len(args.run_dirs)})")
-    if args.json and not Path(args.json).parent.is_dir():
-        raise PolibenchError(f"--json: folder {Path(args.json).parent} does not exist")
     runs = [(Path(d), read_results(Path(d))) for d in args.run_dirs]
     comparison = compare_documents(runs, args.task, args.min_coverage)
     print(render_table(comparison))
-    if args.json:
-        atomic_write_text(Path(args.json), json.dumps(comparison, indent=2) + "\n")
-        print(f"wrote {args.json}")
+    return write_json(args.json, comparison)
+
+
+def write_json(path: Optional[str], value) -> int:
+    """``value`` as JSON to ``--json`` ``path`` when one was given (its folder was checked first); exit code 0."""
+    from polibench.results.files import atomic_write_text
+
+    if path:
+        atomic_write_text(Path(path), json.dumps(value, indent=2) + "\n")
+        print(f"wrote {path}")
     return 0
 
 
@@ -49,7 +57,6 @@ def channels_command(args: argparse.Namespace) -> int:
     from polibench.cli.args import split_names
     from polibench.errors import PolibenchError
     from polibench.report.channels import channel_comparisons, channel_lines
-    from polibench.results.files import atomic_write_text
     from polibench.results.folder import RunFolder
 
     pair = split_names(args.channels)
@@ -69,7 +76,4 @@ def channels_command(args: argparse.Namespace) -> int:
         print(f"# {run_dir} ({document.model.get('model')})")
         print("\n".join(channel_lines(comparisons)))
         out += [{"run": str(run_dir), **c.model_dump(mode="json")} for c in comparisons]
-    if args.json:
-        atomic_write_text(Path(args.json), json.dumps(out, indent=2) + "\n")
-        print(f"wrote {args.json}")
-    return 0
+    return write_json(args.json, out)

@@ -24,8 +24,7 @@ from polibench import __version__
 from polibench.errors import PolibenchError
 from polibench.leaderboard.fairness_html import fairness_tab, model_fairness
 from polibench.leaderboard.fairness_submit import FairnessSubmission, check_submission, load_submissions
-from polibench.leaderboard.prismia_html import prismia_tab
-from polibench.leaderboard.render import index_page, model_page
+from polibench.leaderboard.render import boards, index_page, model_page
 from polibench.leaderboard.schema import SCHEMA_VERSION, Entry, entry_paths, load_entry
 
 MARKER = ".polibench-site"
@@ -99,15 +98,8 @@ def _replace_dir(tmp: Path, out: Path) -> None:
     os.replace(tmp, out)
 
 
-def panel_path(entries_dir: Path) -> Path:
-    """PrismIA's panel scores (leaderboard/prismia2026/panel.json), found beside the entries folder."""
-    return entries_dir.parent / "prismia2026" / "panel.json"
-
-
-def build_site(entries_dir: Path, out: Path, verify: bool = False, fairness_dir: Optional[Path] = None,
-               panel: Optional[Path] = None) -> BuiltSite:
+def build_site(entries_dir: Path, out: Path, verify: bool = False, fairness_dir: Optional[Path] = None) -> BuiltSite:
     entries = load_entries(entries_dir, verify=verify)
-    panel = panel or panel_path(entries_dir)
     fairness = load_fairness(fairness_dir, verify=verify)
     generated = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -115,11 +107,11 @@ def build_site(entries_dir: Path, out: Path, verify: bool = False, fairness_dir:
     try:
         _write(tmp / MARKER, "built by polibench leaderboard build; this folder is replaced on every build\n")
         _write(tmp / "index.html", index_page(entries, generated, fairness_tab(fairness, fairness_dir),
-                                              verified=verify, prismia=prismia_tab(entries, entries_dir, panel)))
-        for name in ("panel.json", "LICENSE"):  # PrismIA's panel scores, with their MIT licence
-            if (panel.parent / name).is_file() and panel.is_file():
-                (tmp / "prismia2026").mkdir(exist_ok=True)
-                shutil.copyfile(panel.parent / name, tmp / "prismia2026" / name)
+                                              verified=verify, entries_dir=entries_dir))
+        for name in (name for _, board in boards() if board.entries_tab for name in board.entries_tab.files):
+            if (entries_dir.parent / name).is_file():  # what a tab shows from beside the entries, e.g. a licence
+                (tmp / name).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(entries_dir.parent / name, tmp / name)
         for entry in entries:
             _write(tmp / "models" / f"{entry.entry_id}.html",
                    model_page(entry, generated, model_fairness(fairness_of(entry, fairness))))

@@ -6,14 +6,17 @@ from __future__ import annotations
 import json
 from html import escape
 from importlib import resources
+from pathlib import Path
 from string import Template
 from typing import Optional
 
 from polibench import __version__
+from polibench.leaderboard.artifacts import read_artifact
 from polibench.leaderboard.charts import bar_chart, compass_point, compass_svg, fmt_metric, spread_chart
 from polibench.leaderboard.imported_html import attribution, imported_badge
 from polibench.leaderboard.markers import (
     FORCING_NOTE,
+    PALETTE,
     answer_channels,
     channel_of,
     is_forcing,
@@ -232,16 +235,9 @@ def compass_caption() -> str:
 
 def metric_tabs(rows: list[tuple[Entry, TaskResult, str]], entries: list[Entry]) -> tuple[str, str]:
     """The tab links and panels of the boards that have a tab of their own."""
-    links, panels = [], []
-    for name, board in boards():
-        tab = board.tab
-        if tab is None:
-            continue
-        anchor = escape(tab.anchor)
-        links.append(f'<a href="#{anchor}" role="tab" data-tab="{anchor}">{escape(tab.title)}</a>')
-        panels.append(f'<section id="{anchor}" class="tab-panel">\n  <h2>{escape(tab.title)}</h2>\n  '
-                      f'{tab.lead}\n  {metric_table(name, rows, entries)}\n</section>')
-    return "\n    ".join(links), "\n".join(panels)
+    tabs = [_tab(tab.anchor, tab.title, tab.title, f"{tab.lead}\n  {metric_table(name, rows, entries)}")
+            for name, board in boards() if (tab := board.tab) is not None]
+    return _joined(tabs)
 
 
 def _model_link(entry: Entry) -> str:
@@ -249,24 +245,38 @@ def _model_link(entry: Entry) -> str:
             f"{imported_badge(entry)}")
 
 
-SITE = Site(model_link=_model_link, position=position_values)
+SITE = Site(model_link=_model_link, position=position_values, palette=PALETTE, read_artifact=read_artifact)
+
+
+def _tab(anchor: str, title: str, heading: str, html: str) -> tuple[str, str]:
+    """A tab's link and its panel."""
+    anchor = escape(anchor)
+    return (f'<a href="#{anchor}" role="tab" data-tab="{anchor}">{escape(title)}</a>',
+            f'<section id="{anchor}" class="tab-panel">\n  <h2>{escape(heading)}</h2>\n  {html}\n</section>')
+
+
+def _joined(tabs: list[tuple[str, str]]) -> tuple[str, str]:
+    """The links of ``tabs`` as the template's nav lines, and their panels."""
+    return "\n    ".join(link for link, _ in tabs), "\n".join(panel for _, panel in tabs)
+
+
+def entries_tabs(entries: list[Entry], entries_dir: Optional[Path]) -> tuple[str, str]:
+    """The tab links and panels of the boards with a tab drawn from every entry and the files beside them."""
+    tabs = [_tab(tab.anchor, tab.title, tab.heading, tab.html(entries, entries_dir, SITE))
+            for _, board in boards() if (tab := board.entries_tab) is not None]
+    return _joined(tabs)
 
 
 def run_tabs(entries: list[Entry]) -> tuple[str, str]:
     """The tab links and panels of the run-level boards that have a tab, each drawn from every entry's block of
     the metric (its empty block where the entry keeps none)."""
-    links, panels = [], []
     metrics = registered_run_metrics()
-    for name, board in run_boards():
-        tab = board.tab
-        if tab is None:
-            continue
-        rows = [(e, found if (found := e.run_block(name)) is not None else metrics[name].empty()) for e in entries]
-        anchor = escape(tab.anchor)
-        links.append(f'<a href="#{anchor}" role="tab" data-tab="{anchor}">{escape(tab.title)}</a>')
-        panels.append(f'<section id="{anchor}" class="tab-panel">\n  <h2>{escape(tab.heading)}</h2>\n  '
-                      f"{tab.html(rows, SITE)}\n</section>")
-    return "\n    ".join(links), "\n".join(panels)
+
+    def rows(name: str) -> list[tuple[Entry, object]]:
+        return [(e, found if (found := e.run_block(name)) is not None else metrics[name].empty()) for e in entries]
+
+    return _joined([_tab(tab.anchor, tab.title, tab.heading, tab.html(rows(name), SITE))
+                    for name, board in run_boards() if (tab := board.tab) is not None])
 
 
 def metric_table(name: str, rows: list[tuple[Entry, TaskResult, str]], entries: list[Entry] = ()) -> str:
@@ -287,7 +297,8 @@ def metric_table(name: str, rows: list[tuple[Entry, TaskResult, str]], entries: 
 
 
 def index_page(entries: list[Entry], generated: str, fairness: str = "", verified: bool = True,
-               prismia: str = "") -> str:
+               entries_dir: Optional[Path] = None) -> str:
+    """The index page; ``entries_dir``: the entries folder, for the tabs drawn also from the files beside it."""
     rows = rows_of(entries)
     found = compass()
     points = []
@@ -308,6 +319,7 @@ def index_page(entries: list[Entry], generated: str, fairness: str = "", verifie
         f'<tr class="empty"><td colspan="{4 + len(columns)}">No entries yet: see “How to submit”.</td></tr>'
     tab_links, tab_panels = metric_tabs(rows, entries)
     run_tab_links, run_tab_panels = run_tabs(entries)
+    entries_tab_links, entries_tab_panels = entries_tabs(entries, entries_dir)
     return template("index.html").substitute(
         version=escape(__version__), generated=escape(generated), n_entries=len(entries),
         n_models=len({e.model.id for e in entries}), task_options=_options(tasks),
@@ -317,7 +329,7 @@ def index_page(entries: list[Entry], generated: str, fairness: str = "", verifie
         shape_legend=shape_legend(rows), not_on_compass=not_on_compass(entries),
         banner="" if verified else UNVERIFIED, fairness=fairness, metric_tab_links=tab_links,
         metric_tabs=tab_panels, run_tab_links=run_tab_links, run_tabs=run_tab_panels,
-        prismia=prismia or '<p class="note">No PrismIA 2026 entries yet.</p>',
+        entries_tab_links=entries_tab_links, entries_tabs=entries_tab_panels,
         data=script_json([point_data(i, e, t, c) for i, (e, t, c) in enumerate(rows)]))
 
 

@@ -2,15 +2,17 @@
 
 A board says what the metric adds to a leaderboard entry (``details``: a JSON-able part of the task beside its
 ``estimates``, extracted from the metric's results block), how the site shows it (columns of the main table, a
-2-D position for the compass, a tooltip line, sections of the model page, a tab of its own) and how the task
-fields of a version-1 entry move into ``estimates`` and ``details``. The leaderboard (a layer above) loops over
-the registered metrics' boards and names no metric; the built-in boards live in ``polibench.report.board_*``.
+2-D position for the compass, a tooltip line, sections of the model page, a tab of its own, a tab drawn from every
+entry and the files beside them) and how the task fields of a version-1 entry move into ``estimates`` and
+``details``. The leaderboard (a layer above) loops over the registered metrics' boards and names no metric; the
+built-in boards live in ``polibench.report.board_*``.
 See docs/architecture.md, "How to write a metric".
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Callable, Optional
 
 from pydantic import BaseModel, Field
@@ -116,6 +118,23 @@ class Tab:
 
 
 @dataclass(frozen=True)
+class EntriesTab:
+    """A tab of the index page drawn from every entry and the files beside the entries folder (e.g. another
+    benchmark's own reading of the same responses): its link says ``title``, its panel ``heading`` and then
+    ``html(entries, entries_dir, site)``, with every entry in the site's order and ``entries_dir`` the entries
+    folder (None when the page is drawn without one: the tab then says it has nothing to show).
+
+    ``files``: paths relative to the entries folder's parent that the site copies to the same place in itself,
+    when they exist (the data the tab shows that is not in an entry, with its licence)."""
+
+    anchor: str
+    title: str
+    heading: str
+    html: Callable[[list[Any], Optional[Path], Site], str]
+    files: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class Board:
     """Everything a metric contributes to the leaderboard; every part is optional.
 
@@ -127,7 +146,8 @@ class Board:
       lines of a compass point's tooltip;
     - ``sections(details or None, estimates)``: the sections of every task's model page (called also for a task
       without the metric, to say so), placed by ``section_order``;
-    - ``tab``: a tab of its own;
+    - ``tab``: a tab of its own, one row per task; ``entries_tab``: a tab drawn from every entry and the files
+      beside them (:class:`EntriesTab`);
     - ``v1(task)``: moves the metric's fixed fields of a version-1 task (removed from ``task``) into
       ``(estimates, details)`` of version 2, the one migration (:func:`polibench.leaderboard.schema.migrate_entry`).
     """
@@ -140,16 +160,21 @@ class Board:
     sections: Optional[Callable[[Optional[dict], dict[str, Value]], list[Section]]] = None
     section_order: int = 0
     tab: Optional[Tab] = None
+    entries_tab: Optional[EntriesTab] = None
     v1: Optional[Callable[[dict], tuple[dict, dict]]] = None
 
 
 @dataclass(frozen=True)
 class Site:
-    """What the leaderboard lends a run-level board's HTML: ``model_link(entry)``, the link to the model's page
-    with its badges (HTML), and ``position(task)``, the task's ``(x, y)`` compass estimates (None where none)."""
+    """What the leaderboard lends a board's HTML: ``model_link(entry)``, the link to the model's page with its
+    badges (HTML); ``position(task)``, the task's ``(x, y)`` compass estimates (None where none); ``palette``, the
+    site's colours in order; ``read_artifact(entries_dir, artifact)``, the uncompressed bytes of a run file
+    shipped beside an entry (its ``samples`` or ``results``), checked against the entry's hash."""
 
     model_link: Callable[[Any], str]
     position: Callable[[Any], tuple[Optional[Value], Optional[Value]]]
+    palette: tuple[str, ...] = ()
+    read_artifact: Optional[Callable[[Path, Any], bytes]] = None
 
 
 @dataclass(frozen=True)

@@ -62,17 +62,12 @@ def coverage_plot(coverage: Coverage | dict, stem: Path, title: str) -> list[str
     coverage = Coverage.model_validate(coverage)
     rows: dict[str, Shares] = {"all": coverage, **coverage.per_variant}
     names = list(rows)
-    figure = plots.blank_figure(6.4, 1.5 + 0.32 * len(names), left=1.5, bottom=0.85)
-    ax = figure.add_subplot()
-    left = [0.0] * len(names)
-    for key, colour in COVERAGE_COLOURS.items():
-        widths = [getattr(rows[n], key) or 0.0 for n in names]
-        ax.barh(range(len(names)), widths, left=left, color=colour, label=key.removesuffix("_share"))
-        left = [a + b for a, b in zip(left, widths)]
-    ax.set_yticks(range(len(names)), names)
-    ax.set_ylim(len(names) - 0.5, -0.5)  # first row on top
-    ax.set_xlim(0, 1)
-    ax.set_xlabel("share of responses")
-    ax.set_title(title, fontsize=10)
-    figure.legend(loc="lower center", ncol=3, fontsize=8, frameon=False)
-    return plots.save_figure(figure, stem)
+
+    def draw(ax) -> None:
+        left = [0.0] * len(names)
+        for key, colour in COVERAGE_COLOURS.items():
+            widths = [getattr(rows[n], key) or 0.0 for n in names]
+            ax.barh(range(len(names)), widths, left=left, color=colour, label=key.removesuffix("_share"))
+            left = [a + b for a, b in zip(left, widths)]
+
+    return plots.bar_rows(stem, names, 0.32, draw, (0, 1), "share of responses", title)

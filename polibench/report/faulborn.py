@@ -126,27 +126,23 @@ def prefix_bias_plot(bias: FaulbornBlock | dict, stem: Path, title: str) -> list
     bias = FaulbornBlock.model_validate(bias)
     rows: dict[str, BiasEstimates] = {"all prefixes": bias, **bias.per_prefix}
     names = list(rows)
-    figure = plots.blank_figure(6.4, 1.5 + 0.42 * len(names), left=1.5, bottom=0.85)
-    ax = figure.add_subplot()
     height = 0.26
-    for offset, dim in zip((-height, 0.0, height), BIAS_DIMENSIONS):
-        values, errors = [], [[], []]
-        for name in names:
-            value, interval = rows[name].estimate(dim)
-            found = plots.error_bars(value, interval) if value is not None else None
-            values.append(float("nan") if value is None else value)
-            errors[0].append(found[0][0] if found else 0.0)
-            errors[1].append(found[1][0] if found else 0.0)
-        ax.barh([row + offset for row in range(len(names))], values, height=height, color=DIMENSION_COLOURS[dim],
-                xerr=errors, error_kw={"elinewidth": 0.8, "capsize": 2}, label=dim)
-    for row, name in enumerate(names):
-        if all(rows[name].estimate(dim)[0] is None for dim in BIAS_DIMENSIONS):
-            ax.text(0.02, row, "undefined: a side has no counted answer", va="center", fontsize=7, color="#777777")
-    ax.axvline(0, color="black", linewidth=0.8)
-    ax.set_yticks(range(len(names)), names)
-    ax.set_ylim(len(names) - 0.5, -0.5)  # first row on top
-    ax.set_xlim(-1, 1)
-    ax.set_xlabel("Faulborn bias   (← left  |  right →)")
-    ax.set_title(title, fontsize=10)
-    figure.legend(loc="lower center", ncol=3, fontsize=8, frameon=False)
-    return plots.save_figure(figure, stem)
+
+    def draw(ax) -> None:
+        for offset, dim in zip((-height, 0.0, height), BIAS_DIMENSIONS):
+            values, errors = [], [[], []]
+            for name in names:
+                value, interval = rows[name].estimate(dim)
+                found = plots.error_bars(value, interval) if value is not None else None
+                values.append(float("nan") if value is None else value)
+                errors[0].append(found[0][0] if found else 0.0)
+                errors[1].append(found[1][0] if found else 0.0)
+            ax.barh([row + offset for row in range(len(names))], values, height=height,
+                    color=DIMENSION_COLOURS[dim], xerr=errors, error_kw={"elinewidth": 0.8, "capsize": 2}, label=dim)
+        for row, name in enumerate(names):
+            if all(rows[name].estimate(dim)[0] is None for dim in BIAS_DIMENSIONS):
+                ax.text(0.02, row, "undefined: a side has no counted answer", va="center", fontsize=7,
+                        color="#777777")
+        ax.axvline(0, color="black", linewidth=0.8)
+
+    return plots.bar_rows(stem, names, 0.42, draw, (-1, 1), "Faulborn bias   (← left  |  right →)", title)

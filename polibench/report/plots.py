@@ -1,14 +1,14 @@
 """What the report's figures share, drawn with matplotlib's object API (Agg canvas, no pyplot state): a figure
-with fixed margins, asymmetric error bars, and saving as PNG and SVG (through a temporary name and a rename,
-like every other run file). Each metric draws its own figures in its report module (its ``figures`` hook),
-from its block of results.json and a path stem (``run_dir / "<task>_<kind>"``).
+with fixed margins, a figure of horizontal bars one row per name, asymmetric error bars, and saving as PNG and SVG
+(through a temporary name and a rename, like every other run file). Each metric draws its own figures in its
+report module (its ``figures`` hook), from its block of results.json and a path stem (``run_dir / "<task>_<kind>"``).
 """
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Optional
+from typing import Any, Callable, Optional
 
 from polibench.metrics.blocks import Interval
 
@@ -24,6 +24,23 @@ def blank_figure(width: float, height: float, left: float, bottom: float, top: f
     figure.subplots_adjust(left=left / width, bottom=bottom / height, top=1 - top / height, right=1 - right / width)
     FigureCanvasAgg(figure)
     return figure
+
+
+def bar_rows(stem: Path, names: list[str], row_height: float, draw: Callable[[Any], None], xlim: tuple[float, float],
+             xlabel: str, title: str) -> list[str]:
+    """Horizontal bars, one row per name (the first on top, ``row_height`` inches each), that ``draw(ax)`` puts on
+    the axes (at y = the row's index, with a ``label`` each for the legend under the figure), on ``xlim``; saved
+    as ``stem``.png and .svg (:func:`save_figure`)."""
+    figure = blank_figure(6.4, 1.5 + row_height * len(names), left=1.5, bottom=0.85)
+    ax = figure.add_subplot()
+    draw(ax)
+    ax.set_yticks(range(len(names)), names)
+    ax.set_ylim(len(names) - 0.5, -0.5)  # first row on top
+    ax.set_xlim(*xlim)
+    ax.set_xlabel(xlabel)
+    ax.set_title(title, fontsize=10)
+    figure.legend(loc="lower center", ncol=3, fontsize=8, frameon=False)
+    return save_figure(figure, stem)
 
 
 def save_figure(figure, stem: Path) -> list[str]:

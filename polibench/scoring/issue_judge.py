@@ -27,7 +27,7 @@ import re
 from typing import Optional, Sequence
 
 from polibench.errors import PolibenchError
-from polibench.models.base import SCORE_CHOICES, ModelBackend
+from polibench.models.base import ModelBackend
 from polibench.records import ISSUE_LABELS, Issue, Sample
 from polibench.scoring.base import StanceResult
 from polibench.scoring.judge import JudgeScorer
@@ -114,11 +114,8 @@ class IssueJudgeScorer(JudgeScorer):
         if missing:
             raise PolibenchError(f"the issue_judge scorer grades IssueBench tasks only: sample(s) of item(s) "
                                  f"{', '.join(sorted(set(missing))[:5])} carry no issue")
-        backend = self._setup()
         prompts = [self.judge_prompt(grader_prompt(s.issue, s.response or "")) for s in samples if s.issue]
-        if backend.supports(SCORE_CHOICES):
-            return self._score_by_choices(backend, prompts, progress, labels=ISSUE_LABELS)
-        return self._score_by_generation(backend, prompts, progress, parse=first_answer)
+        return self.read_answers(prompts, progress, labels=ISSUE_LABELS, parse=first_answer)
 
     def close(self) -> None:
         super().close()

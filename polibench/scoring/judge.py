@@ -116,16 +116,23 @@ class JudgeScorer(StanceScorer):
         return Prompt(text=turn, seed=0, messages=(ChatMessage(role="user", content=turn),))
 
     def score(self, statements: Sequence[str], responses: Sequence[str], progress=None) -> list[StanceResult]:
-        backend = self._setup()
         prompts = [self.judge_prompt(self.user_turn(s, r)) for s, r in zip(statements, responses)]
+        return self.read_answers(prompts, progress)
+
+    def read_answers(self, prompts: list[Prompt], progress=None, labels: Optional[Sequence[str]] = None,
+                     parse: Optional[Callable[[str], Optional[str]]] = None) -> list[StanceResult]:
+        """The judge's answer to each prompt, read as the module docstring says: from the log-probabilities of
+        ``labels`` (default: the scorer's labels) when the backend scores choices, else by ``parse(reply)``,
+        the label a greedy reply names or None (default: the first of the scorer's labels in the reply)."""
+        backend = self._setup()
         if backend.supports(SCORE_CHOICES):
-            return self._score_by_choices(backend, prompts, progress)
-        return self._score_by_generation(backend, prompts, progress)
+            return self._score_by_choices(backend, prompts, progress, labels)
+        return self._score_by_generation(backend, prompts, progress, parse)
 
     def _score_by_choices(self, backend: ModelBackend, prompts: list[Prompt], progress,
                           labels: Optional[Sequence[str]] = None) -> list[StanceResult]:
-        """Each prompt's ``labels`` (default: the scorer's) read from their log-probabilities as the start of the
-        judge's reply, softmax-normalised; the label is the most probable one, its share the confidence."""
+        """``labels`` (default: the scorer's) softmax-normalised over their log-probabilities as the start of the
+        reply; the label is the most probable one, its confidence its share."""
         labels = list(self.labels if labels is None else labels)
         results = []
         for row in backend.score_choices(prompts, [labels] * len(prompts), progress=progress):

@@ -1,6 +1,7 @@
 """A metric's board (polibench.metrics.board) reaches the site with no edit to the leaderboard: its details are
 extracted into the entry, its column, tooltip line, tab and model-page section render with the planted values, a
-version-1 field it owns moves into the entry's estimates and details, and nothing of it shows where no row has it.
+version-1 field it owns moves into the entry's estimates and details, nothing of it shows where no row has it,
+and a tab drawn from every entry sees them and the files beside the entries folder, which the site copies.
 The built-in boards' version-1 fields (PCT counts and per-variant coordinates, Faulborn per-prefix, Liu's
 generation bias) move under ``details`` of their metrics."""
 
@@ -15,7 +16,7 @@ from pydantic import BaseModel
 from polibench.leaderboard import extract
 from polibench.leaderboard.render import index_page, model_page
 from polibench.leaderboard.schema import TaskResult, load_entry
-from polibench.metrics.board import Bars, Board, Column, Section, Tab, Value
+from polibench.metrics.board import Bars, Board, Column, EntriesTab, Section, Tab, Value
 from polibench.metrics.registry import Estimate, Metric, ShowContext, register_metric, unregister_metric
 
 ENTRY = (Path(__file__).resolve().parents[2] / "leaderboard" / "entries"
@@ -148,3 +149,37 @@ def test_malformed_details_are_one_error_naming_the_field(tmp_path, metric, deta
     path.write_text(json.dumps(data))
     with pytest.raises(PolibenchError, match=field.replace(".", r"\.")):
         load_entry(path)
+
+
+def _entries_html(entries, entries_dir, site):
+    if entries_dir is None:
+        return '<p class="note">No toy file.</p>'
+    beside = (entries_dir.parent / "toy" / "data.txt").read_text().strip()
+    return f'<p id="toy-site">{len(entries)} entries; {beside}; {site.model_link(entries[0])}</p>'
+
+
+TOY_SITE = Metric(name="toy_site", key="toy_site", description="a planted metric with a tab over every entry",
+                  block=ToyBlock, compute=lambda data: None,
+                  board=Board(entries_tab=EntriesTab(anchor="toy-site", title="Toy site", heading="Toy over entries",
+                                                     html=_entries_html, files=("toy/data.txt", "toy/absent.txt"))))
+
+
+def test_an_entries_tab_sees_every_entry_and_the_files_beside_them(tmp_path):
+    from polibench.leaderboard.build import build_site
+
+    (tmp_path / "entries").mkdir()
+    (tmp_path / "entries" / ENTRY.name).write_bytes(ENTRY.read_bytes())
+    (tmp_path / "toy").mkdir()
+    (tmp_path / "toy" / "data.txt").write_text("planted 0.8765\n")
+    register_metric(TOY_SITE)
+    try:
+        site = build_site(tmp_path / "entries", tmp_path / "site").out
+        bare = index_page([load_entry(ENTRY)], "now")
+    finally:
+        unregister_metric(TOY_SITE.name)
+    page = (site / "index.html").read_text()
+    assert '<a href="#toy-site" role="tab" data-tab="toy-site">Toy site</a>' in page
+    panel = page.split('<section id="toy-site" class="tab-panel">')[1].split("</section>")[0]
+    assert "<h2>Toy over entries</h2>" in panel and "1 entries; planted 0.8765; <a href=\"models/" in panel
+    assert (site / "toy" / "data.txt").read_text() == "planted 0.8765\n" and not (site / "toy" / "absent.txt").exists()
+    assert '<p class="note">No toy file.</p>' in bare  # drawn without an entries folder

@@ -343,10 +343,10 @@ def test_a_deep_link_opens_its_tab_with_the_header_in_view(driver, real_site, ta
 
 
 def test_prismia_tab_over_time_and_beside_the_panel(driver, real_site, tmp_path):
-    from polibench.leaderboard.build import panel_path
-    from polibench.leaderboard.prismia import load_panel, prismia_rows
+    from polibench.leaderboard.artifacts import read_artifact
+    from polibench.report.prismia import load_panel, panel_path, prismia_rows
 
-    rows = prismia_rows(load_entries_(), REPO_ENTRIES, load_panel(panel_path(REPO_ENTRIES)))
+    rows = prismia_rows(load_entries_(), REPO_ENTRIES, load_panel(panel_path(REPO_ENTRIES)), read_artifact)
     assert len(rows) == 16
     open_page(driver, real_site.resolve().as_uri() + "/index.html#prismia")
     assert driver.find_element("id", "prismia").is_displayed()

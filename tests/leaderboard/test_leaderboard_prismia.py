@@ -9,9 +9,10 @@ import numpy as np
 import pytest
 from scipy.stats import spearmanr
 
-from polibench.leaderboard.build import load_entries, panel_path
-from polibench.leaderboard.prismia import PrismiaRow, _spearman, agreement, load_panel, prismia_rows
+from polibench.leaderboard.artifacts import read_artifact
+from polibench.leaderboard.build import load_entries
 from polibench.metrics.faulborn import bias_from_totals
+from polibench.report.prismia import PrismiaRow, _spearman, agreement, load_panel, panel_path, prismia_rows
 
 ROOT = Path(__file__).resolve().parents[2]
 ENTRIES = ROOT / "leaderboard" / "entries"
@@ -21,7 +22,7 @@ MONTHS = {"2026-03": 4, "2026-04": 4, "2026-05": 4, "2026-06": 4}
 @pytest.fixture(scope="module")
 def shipped():
     panel = load_panel(panel_path(ENTRIES))
-    return panel, prismia_rows(load_entries(ENTRIES), ENTRIES, panel)
+    return panel, prismia_rows(load_entries(ENTRIES), ENTRIES, panel, read_artifact)
 
 
 def test_sixteen_model_months_with_attribution(shipped):

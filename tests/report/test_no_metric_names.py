@@ -5,8 +5,8 @@ its block class is used.
 
 The leaderboard asks each metric's board (polibench.metrics.board) for its entry details, columns, position,
 sections and tab, and each run-level metric's board for the block its entry keeps, its tab and its part of the model
-page: every module of leaderboard/ is a consumer, except the PrismIA 2026 view (leaderboard/prismia.py),
-which compares one instrument's refusal and category blocks with PrismIA's own panel."""
+page, and each board's tabs drawn from every entry (the PrismIA 2026 tab, the ``category_bias`` board): every
+module of leaderboard/ is a consumer."""
 
 from __future__ import annotations
 
@@ -19,12 +19,11 @@ from polibench.metrics.registry import registered
 from polibench.metrics.run_level import registered_run_metrics
 
 PACKAGE = Path(__file__).resolve().parents[2] / "polibench"
-LEADERBOARD_VIEWS_OF_ONE_INSTRUMENT = {"leaderboard/prismia.py"}
 CONSUMERS = ["report/markdown.py", "report/reading.py", "report/compare.py", "report/plots.py", "cli/run.py",
-             *sorted(f"leaderboard/{p.name}" for p in (PACKAGE / "leaderboard").glob("*.py")
-                     if f"leaderboard/{p.name}" not in LEADERBOARD_VIEWS_OF_ONE_INSTRUMENT)]
+             *sorted(f"leaderboard/{p.name}" for p in (PACKAGE / "leaderboard").glob("*.py"))]
 # report/ modules that draw or write for particular metrics without being a hook module themselves
-REPORT_HELPERS = {"report/text.py", "report/__init__.py"}
+# (report/prismia.py: the rows of the PrismIA 2026 tab, which report/board_prismia.py draws)
+REPORT_HELPERS = {"report/text.py", "report/__init__.py", "report/prismia.py"}
 
 
 def metric_names_used(source: str) -> list[str]:

@@ -83,6 +83,8 @@ def test_compare_channels_prints_and_writes_json(run, capsys, tmp_path):
     assert sorted(i for i, (a, b) in comparison["sides"].items() if a != b) == sorted(FLIPPED)
     assert main(["compare", str(run), "--channels", f"{A},pct"]) == 2
     assert "no task pct" in capsys.readouterr().err
+    assert main(["compare", str(run), "--channels", f"{A},{B}", "--json", str(tmp_path / "no" / "c.json")]) == 2
+    assert "--json: folder" in capsys.readouterr().err  # checked before the comparison, as without --channels
 
 
 def test_a_model_agreeing_in_both_channels_has_no_side_gap(run, tmp_path, capsys):

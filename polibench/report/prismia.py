@@ -1,4 +1,5 @@
-"""PrismIA 2026 entries beside PrismIA's own judge panel: the rows of the site's "PrismIA 2026" tab.
+"""PrismIA 2026 entries beside PrismIA's own judge panel: the rows of the site's "PrismIA 2026" tab (drawn by
+:mod:`polibench.report.board_prismia`, the ``category_bias`` metric's board).
 
 An entry belongs here when one of its tasks reads the ``prismia2026`` instrument and its model id is
 ``<model>@<YYYY-MM>`` (as benchmarks/prismia2026_import.py submits them). PrismIA's panel reading of every response
@@ -20,13 +21,12 @@ import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Optional
+from typing import Any, Callable, Optional
 
 import numpy as np
 
 from polibench.errors import PolibenchError
-from polibench.leaderboard.artifacts import read_artifact
-from polibench.leaderboard.schema import Entry, Metric, TaskResult
+from polibench.metrics.board import Value
 from polibench.metrics.bootstrap import percentile_intervals, resample_weights
 from polibench.metrics.category_bias import CategoryBiasBlock
 from polibench.metrics.columns import build_table
@@ -40,6 +40,7 @@ from polibench.seeding import derive_seed
 INSTRUMENT = "prismia2026"
 MODEL_MONTH = re.compile(r"^(?P<model>.+)@(?P<month>\d{4}-\d{2})$")
 RESAMPLES = 2000
+PANEL_FILE, LICENSE_FILE = f"{INSTRUMENT}/panel.json", f"{INSTRUMENT}/LICENSE"  # beside the entries folder
 
 
 @dataclass
@@ -49,8 +50,8 @@ class PrismiaRow:
     model: str
     month: str
     task: str
-    entry: Entry
-    bias: Optional[Metric]                     # Faulborn total, from the entry
+    entry: Any                                 # the leaderboard entry (polibench.leaderboard.schema.Entry)
+    bias: Optional[Value]                      # Faulborn total, from the entry
     kept_share: float
     refusal: Optional[RefusalBlock]
     categories: Optional[CategoryBiasBlock]
@@ -92,6 +93,11 @@ class Agreement:
     resamples: int
 
 
+def panel_path(entries_dir: Path) -> Path:
+    """PrismIA's panel scores (leaderboard/prismia2026/panel.json), found beside the entries folder."""
+    return entries_dir.parent / PANEL_FILE
+
+
 def load_panel(path: Optional[Path]) -> Optional[dict]:
     """panel.json as written by benchmarks/prismia2026_import.py (None when there is none)."""
     if path is None or not path.is_file():
@@ -107,12 +113,15 @@ def load_panel(path: Optional[Path]) -> Optional[dict]:
     return {**panel, "by_model": runs}
 
 
-def prismia_task(entry: Entry) -> Optional[TaskResult]:
+def prismia_task(entry: Any) -> Any:
+    """The entry's task that reads the PrismIA instrument, or None."""
     return next((t for t in entry.tasks if INSTRUMENT in t.instruments), None)
 
 
-def prismia_rows(entries: list[Entry], entries_dir: Path, panel: Optional[dict]) -> list[PrismiaRow]:
-    """The PrismIA entries that the panel file covers and whose samples are shipped, by month then model."""
+def prismia_rows(entries: list[Any], entries_dir: Path, panel: Optional[dict],
+                 read_artifact: Callable[[Path, Any], bytes]) -> list[PrismiaRow]:
+    """The PrismIA entries that the panel file covers and whose samples are shipped, by month then model;
+    ``read_artifact(entries_dir, artifact)`` reads a shipped run file (checked against the entry's hash)."""
     if panel is None:
         return []
     rows = []

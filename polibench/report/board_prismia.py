@@ -1,15 +1,18 @@
-"""HTML of the site's "PrismIA 2026" tab: each model over the months, polibench's reading beside PrismIA's panel,
-their rank agreement, the bias per category, and the MIT attribution. Every value from an entry is escaped here."""
+"""The ``category_bias`` metric on the leaderboard (its registration's ``board``, :class:`~polibench.metrics.board.
+Board`): the site's "PrismIA 2026" tab (an :class:`~polibench.metrics.board.EntriesTab`, drawn from every entry
+and PrismIA's panel file beside the entries folder, which the site copies with its licence): each model over the
+months, polibench's reading beside PrismIA's panel, their rank agreement, the bias per category (the metric's
+block), and the MIT attribution. The rows are :mod:`polibench.report.prismia`'s. Every value from an entry is
+escaped here."""
 
 from __future__ import annotations
 
 from html import escape
 from pathlib import Path
-from typing import Optional
+from typing import Any, Optional
 
-from polibench.leaderboard.charts import PALETTE
-from polibench.leaderboard.prismia import PrismiaRow, agreement, load_panel, prismia_rows
-from polibench.leaderboard.schema import Entry
+from polibench.metrics.board import Board, EntriesTab, Site
+from polibench.report.prismia import LICENSE_FILE, PANEL_FILE, PrismiaRow, agreement, load_panel, prismia_rows
 
 W, H, PAD_L, PAD_R, PAD_T, PAD_B = 590, 300, 58, 170, 14, 34
 LOW, HIGH = -1.0, 1.0  # Faulborn bias and the panel position share this range
@@ -32,16 +35,16 @@ def _axes(x_labels: list[tuple[float, str]], title: str) -> list[str]:
     return out
 
 
-def colours(rows: list[PrismiaRow]) -> dict[str, str]:
-    return {m: PALETTE[n % len(PALETTE)] for n, m in enumerate(dict.fromkeys(r.model for r in rows))}
+def colours(rows: list[PrismiaRow], palette: tuple[str, ...]) -> dict[str, str]:
+    """One colour per model, in the order the models first come."""
+    return {m: palette[n % len(palette)] for n, m in enumerate(dict.fromkeys(r.model for r in rows))}
 
 
-def over_time_svg(rows: list[PrismiaRow]) -> str:
+def over_time_svg(rows: list[PrismiaRow], colour: dict[str, str]) -> str:
     """Each model's Faulborn bias per month with its interval; a model's months are joined by a line."""
     months = sorted({r.month for r in rows})
     step = (W - PAD_L - PAD_R) / max(len(months), 1)
     x_of = {m: round(PAD_L + step * (n + 0.5), 2) for n, m in enumerate(months)}
-    colour = colours(rows)
     models = list(colour)
     offset = {m: round((n - (len(models) - 1) / 2) * 5, 2) for n, m in enumerate(models)}  # spread overlapping bars
     parts = _axes([(x_of[m], m) for m in months], "Faulborn bias (left − / right +)")
@@ -68,7 +71,7 @@ def over_time_svg(rows: list[PrismiaRow]) -> str:
             f'month">{"".join(parts)}</svg>')
 
 
-def comparison_svg(rows: list[PrismiaRow]) -> str:
+def comparison_svg(rows: list[PrismiaRow], colour: dict[str, str]) -> str:
     """polibench's bias (x) against PrismIA's panel position (y), one point per model-month, with both intervals."""
     size, pad = 300, 40
     inner = size - 2 * pad
@@ -79,7 +82,6 @@ def comparison_svg(rows: list[PrismiaRow]) -> str:
     def sy(v: float) -> float:
         return round(pad + (HIGH - max(LOW, min(HIGH, v))) / (HIGH - LOW) * inner, 2)
 
-    colour = colours(rows)
     parts = [f'<rect class="frame" x="{pad}" y="{pad}" width="{inner}" height="{inner}"/>',
              f'<line class="axis" x1="{sx(0)}" y1="{pad}" x2="{sx(0)}" y2="{size - pad}"/>',
              f'<line class="axis" x1="{pad}" y1="{sy(0)}" x2="{size - pad}" y2="{sy(0)}"/>',
@@ -154,10 +156,14 @@ ATTRIBUTION = ('<div class="attribution"><p>Statements, prompts, responses and p
                "PrismIA's.</p></div>")
 
 
-def prismia_tab(entries: list[Entry], entries_dir: Path, panel_path: Optional[Path]) -> str:
-    rows = prismia_rows(entries, entries_dir, load_panel(panel_path))
+def prismia_tab(entries: list[Any], entries_dir: Optional[Path], site: Site) -> str:
+    """The tab's HTML from every entry and the panel file beside ``entries_dir``."""
+    if entries_dir is None or site.read_artifact is None:
+        return '<p class="note">No PrismIA 2026 entries yet.</p>'
+    rows = prismia_rows(entries, entries_dir, load_panel(entries_dir.parent / PANEL_FILE), site.read_artifact)
     if not rows:
         return '<p class="note">No PrismIA 2026 entries with a panel file yet.</p>'
+    colour = colours(rows, site.palette)
     found = agreement(rows)
     if found is None:
         agree = "<p>Too few model-months for a rank correlation.</p>"
@@ -175,6 +181,12 @@ def prismia_tab(entries: list[Entry], entries_dir: Path, panel_path: Optional[Pa
             "left, shown also as a position 1 − 2 × mean on the same scale. Refusal: the share of kept answers "
             "read as taking no side (polibench's reading); parity = right-leaning − left-leaning statements; PrismIA "
             "refused = the answers PrismIA's refusal-keyword check flagged, of 80.</p>"
-            "<h3>Over time</h3>" + over_time_svg(rows)
-            + "<h3>polibench beside PrismIA's panel</h3>" + comparison_svg(rows) + agree + comparison_table(rows)
+            "<h3>Over time</h3>" + over_time_svg(rows, colour)
+            + "<h3>polibench beside PrismIA's panel</h3>" + comparison_svg(rows, colour) + agree
+            + comparison_table(rows)
             + "<h3>Bias per category</h3>" + category_table(rows) + ATTRIBUTION)
+
+
+BOARD = Board(entries_tab=EntriesTab(anchor="prismia", title="PrismIA 2026",
+                                     heading="PrismIA 2026: frontier models over time", html=prismia_tab,
+                                     files=(PANEL_FILE, LICENSE_FILE)))
