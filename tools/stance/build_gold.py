@@ -7,6 +7,7 @@ Inputs (all in this folder):
   real_labels.tsv                     hand labels for those responses
   restated.py, content_restated.txt   restated-stance rows (answers that repeat the statement in a stance
                                       marker) and the statements written for them (extra-06 ...)
+  restated_broad.py                   v3: a third round of restated rows with a much broader set of markers
 The written rows are assembled from hand-written sentence pools below with a fixed seed, so the
 output is reproducible: python build_gold.py
 """
@@ -22,6 +23,7 @@ HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 from content_lib import load_statements  # noqa: E402
 from restated import Restater  # noqa: E402
+from restated_broad import Broadener  # noqa: E402
 
 OUT = HERE.parents[1] / "polibench" / "data" / "stance"
 SEED = 20240607
@@ -594,7 +596,9 @@ def main() -> None:
     b = Builder()
     written = b.build()
     real = load_real()
-    restated = Restater(b.st).build()
+    restater = Restater(b.st)
+    restated = list(restater.build())
+    restated += Broadener(restater).build()  # v3: the third, broader round, after the unchanged rounds 1-2
     for i, r in enumerate(written, 1):
         r["id"] = f"w-{i:04d}"
     for i, r in enumerate(real, 1):
