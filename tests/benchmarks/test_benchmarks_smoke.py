@@ -36,6 +36,7 @@ COVERED_BY = {"bench_planted_leaning.py": "tests/pretrain/test_planted_leaning.p
 ARGS = {
     "bench_logprob.py": ["--prompts", "2"],
     "bench_stance_prismia.py": ["{external}/prismia2026", "--scorer", "lexical"],
+    "bench_stance_restated.py": ["--scorer", "lexical"],
     "prismia2026_import.py": ["{external}/prismia2026", "--work", "{tmp}/work"],
     "prismia2026_tasks.py": ["{external}/prismia2026"],
     "rottger2024_import.py": ["{external}/rottger2024"],
