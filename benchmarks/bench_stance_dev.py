@@ -53,6 +53,7 @@ def main() -> None:
                              "gold version's train.jsonl, to compare versions on the same dev statements)")
     parser.add_argument("--checkpoint", type=Path, help="do not train: evaluate this dev checkpoint (one kept with "
                                                         "--output) on this train file's dev split")
+    parser.add_argument("--no-markers", action="store_true", help="skip the held-out marker rows (dev split only)")
     args = parser.parse_args()
 
     from polibench.scoring.classifier import ClassifierScorer
@@ -83,7 +84,7 @@ def main() -> None:
         for style, v in report["by_style"].items():
             print(f"  style {style:<24} n={v['n']:4d}  accuracy {v['accuracy']:.2f}")
         statements = sorted({e.statement for e in dev if e.meta.get("style") != "real_model"})
-        for line in held_out_rows(scorer, statements[:3] if args.smoke else statements):
+        for line in [] if args.no_markers else held_out_rows(scorer, statements[:3] if args.smoke else statements):
             print(line)
 
 

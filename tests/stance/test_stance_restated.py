@@ -10,19 +10,21 @@ hypothesis example are scored in one batch; hypothesis does not shrink (each exa
 
 Two marker sets, two tests:
 
-* ``test_restated_answers_with_the_gold_markers_...``: the 34 agree/disagree marker pairs of the gold data
-  (tools/stance/restated.py, ``PAIRS``). The markers are seen in training; the statements are
-  not all (test-split statements, Röttger's wording, later instruments), so this checks that restating reads
-  right on every statement. Required: at most 1 % misread (a fresh training in CI misread 2 of 340), and at
-  most 5 % below 0.9 (3 of 180 were, at 0.77-0.89: "I would question whether X", "My view is that X"). It must pass. The
-  v1 scorer (before issue 27) fails it: it read "I agree that X" as unrelated.
+* ``test_restated_answers_with_the_gold_markers_...``: the agree/disagree marker pairs of the gold data
+  (tools/stance/restated.py, ``PAIRS``, 34 pairs). The markers are seen in training; the statements are not
+  all (test-split statements, Röttger's wording, later instruments), so this checks that restating reads right
+  on every statement. It must pass. The v1 scorer (before issue 27) fails it: it read "I agree that X" as
+  unrelated.
 * ``test_restated_answers_with_held_out_markers_...``: markers drawn only from
   ``polibench.stance.restated.AGREE_HELDOUT`` / ``DISAGREE_HELDOUT``, phrasings used nowhere in the gold data
-  (checked below), i.e. generalisation to unseen markers. **It does not hold today** and is marked
-  ``xfail(strict=True)``: the scorer misreads some unseen markers ("It is untrue that X", "I'm unpersuaded that
-  X" read as agree; "I take issue with the notion that X" as neutral) and reads others right below 0.9
-  (docs/stance.md, "Restated stances", has the per-marker figures). When a better scorer reads them all, the
-  test passes, strict xfail turns that into a failure, and the marker is removed.
+  (checked below, with the ``FRESH`` set that benchmarks/bench_stance_dev.py reports), i.e. generalisation to
+  unseen markers. **It does not hold** for the default (gold v2) and is marked ``xfail(strict=True)``: it reads
+  "It is untrue that X" and "I'm unpersuaded that X" as agree; docs/stance.md, "Restated stances", has the
+  per-marker figures (``python benchmarks/bench_stance_restated.py``). When a better scorer reads them, strict
+  xfail turns the pass into a failure and the marker is removed.
+
+Both use one tolerance: at most 1 % of the answers misread and at most 5 % read right but below 0.9
+(``assert_read_at_the_filter``).
 """
 
 from pathlib import Path
@@ -47,9 +49,8 @@ SETTINGS = settings(max_examples=1, deadline=None, derandomize=True, database=No
 
 
 def gold_pairs() -> list[tuple[str, str]]:
-    """The marker pairs of the gold data: rounds 1-2 (restated.py) and round 3 (restated_broad.py)."""
-    return [*load_script(TOOLS / "restated.py", "gold_restated", beside=True).PAIRS,
-            *load_script(TOOLS / "restated_broad.py", "gold_restated_broad", beside=True).PAIRS]
+    """The marker pairs of the gold data (restated.py; restated_broad.py's are not in the shipped data)."""
+    return list(load_script(TOOLS / "restated.py", "gold_restated", beside=True).PAIRS)
 
 
 PAIRS = gold_pairs()
@@ -106,8 +107,7 @@ def scorer(trained_default):
 
 @pytest.mark.slow
 @SETTINGS
-@example(pairs=[i % len(PAIRS) for i in range(N)])  # every gold marker pair on many statements (with the next)
-@example(pairs=[(i + N) % len(PAIRS) for i in range(N)])
+@example(pairs=[i % len(PAIRS) for i in range(N)])  # every gold marker pair on many statements
 @given(pairs=choices(PAIRS))
 def test_restated_answers_with_the_gold_markers_are_read_at_the_filter(scorer, pairs):
     examples = []
@@ -122,6 +122,9 @@ def test_restated_answers_with_the_gold_markers_are_read_at_the_filter(scorer, p
 @pytest.mark.xfail(strict=True, reason="the embedded scorer does not yet read every unseen marker at 0.9 "
                                        "(docs/stance.md, 'Restated stances')")
 @SETTINGS
+# every held-out marker on about N / 11 statements: hypothesis draws indices far from uniformly (small values and
+# boundaries more often), so its one draw alone may miss a marker the scorer misreads ("It is untrue that X")
+@example(agree=[i % len(AGREE_HELDOUT) for i in range(N)], disagree=[i % len(DISAGREE_HELDOUT) for i in range(N)])
 @given(agree=choices(AGREE_HELDOUT), disagree=choices(DISAGREE_HELDOUT))
 def test_restated_answers_with_held_out_markers_are_read_at_the_filter(scorer, agree, disagree):
     assert_read_at_the_filter(scorer, restated_examples(STATEMENTS, agree, disagree))
