@@ -9,6 +9,8 @@ a dev split carved from it by statement (``split_by_statement(train, 0.2, seed=0
   statement, every marker: share read correctly, share kept at 0.9 and share right among kept, per side.
 
 Run:  python benchmarks/bench_stance_dev.py [--lr 2e-4 --epochs 5 --freeze-layers 0]   (~5 min on 2 cores)
+      python benchmarks/bench_stance_dev.py --train-file OLD/train.jsonl --output DIR   (another gold version)
+      python benchmarks/bench_stance_dev.py --checkpoint DIR   (no training: a kept dev checkpoint on this dev split)
       python benchmarks/bench_stance_dev.py --smoke      (a few steps on 40 examples: checks the script runs)
 """
 
@@ -46,6 +48,12 @@ def main() -> None:
     parser.add_argument("--freeze-layers", type=int, help="lowest encoder layers frozen (default: the recipe's)")
     parser.add_argument("--smoke", action="store_true", help="3 steps on 40 examples, to check the script runs")
     parser.add_argument("--output", type=Path, help="keep the dev checkpoint here (default: a temporary folder)")
+    parser.add_argument("--train-file", default="gold:train",
+                        help="the train split the dev split is carved from (default: gold:train; e.g. an earlier "
+                             "gold version's train.jsonl, to compare versions on the same dev statements)")
+    parser.add_argument("--checkpoint", type=Path, help="do not train: evaluate this dev checkpoint (one kept with "
+                                                        "--output) on this train file's dev split")
+    parser.add_argument("--no-markers", action="store_true", help="skip the held-out marker rows (dev split only)")
     args = parser.parse_args()
 
     from polibench.scoring.classifier import ClassifierScorer
@@ -54,7 +62,7 @@ def main() -> None:
     from polibench.stance.evaluate import evaluate_scorer, row_at
     from polibench.stance.train import train_classifier
 
-    rest, dev = split_by_statement(load_examples("gold:train"), 0.2, seed=0)
+    rest, dev = split_by_statement(load_examples(args.train_file), 0.2, seed=0)
     settings = recipe()
     overrides = {"learning_rate": args.lr, "epochs": args.epochs, "freeze_layers": args.freeze_layers}
     settings = dataclasses.replace(settings, **{k: v for k, v in overrides.items() if v is not None})
@@ -63,10 +71,11 @@ def main() -> None:
     print(f"dev split: {len(rest)} train / {len(dev)} dev examples, {len({e.group for e in dev})} dev statements")
     print(f"settings: {settings}")
     with tempfile.TemporaryDirectory() as tmp:
-        out = args.output or Path(tmp) / "dev-model"
-        started, cpu = time.time(), time.process_time()
-        train_classifier(str(minilm_path()), rest, out, settings, show_progress=False)
-        print(f"trained: {time.time() - started:.0f} s wall, {time.process_time() - cpu:.0f} s CPU")
+        out = args.checkpoint or args.output or Path(tmp) / "dev-model"
+        if not args.checkpoint:
+            started, cpu = time.time(), time.process_time()
+            train_classifier(str(minilm_path()), rest, out, settings, show_progress=False)
+            print(f"trained: {time.time() - started:.0f} s wall, {time.process_time() - cpu:.0f} s CPU")
         scorer = ClassifierScorer(model=str(out))
         report, _ = evaluate_scorer(scorer, dev, show_progress=False)
         for t in (0.0, 0.8, 0.9):
@@ -75,7 +84,7 @@ def main() -> None:
         for style, v in report["by_style"].items():
             print(f"  style {style:<24} n={v['n']:4d}  accuracy {v['accuracy']:.2f}")
         statements = sorted({e.statement for e in dev if e.meta.get("style") != "real_model"})
-        for line in held_out_rows(scorer, statements[:3] if args.smoke else statements):
+        for line in [] if args.no_markers else held_out_rows(scorer, statements[:3] if args.smoke else statements):
             print(line)
 
 

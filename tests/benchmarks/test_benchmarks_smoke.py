@@ -45,6 +45,7 @@ ARGS = {
     "bench_eta.py": ["--threads", "1"],
     "bench_logprob.py": ["--prompts", "2"],
     "bench_stance_prismia.py": ["{external}/prismia2026", "--scorer", "lexical"],
+    "bench_stance_restated.py": ["--scorer", "lexical"],
     "prismia2026_import.py": ["{external}/prismia2026", "--work", "{tmp}/work"],
     "prismia2026_tasks.py": ["{external}/prismia2026"],
     "rottger2024_import.py": ["{external}/rottger2024"],

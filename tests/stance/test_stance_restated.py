@@ -10,19 +10,21 @@ hypothesis example are scored in one batch; hypothesis does not shrink (each exa
 
 Two marker sets, two tests:
 
-* ``test_restated_answers_with_the_gold_markers_...``: the 34 agree/disagree marker pairs of the gold data
-  (tools/stance/restated.py, ``PAIRS``). The markers are seen in training; the statements are
-  not all (test-split statements, Röttger's wording, later instruments), so this checks that restating reads
-  right on every statement. Required: at most 1 % misread (a fresh training in CI misread 2 of 340), and at
-  most 5 % below 0.9 (3 of 180 were, at 0.77-0.89: "I would question whether X", "My view is that X"). It must pass. The
-  v1 scorer (before issue 27) fails it: it read "I agree that X" as unrelated.
+* ``test_restated_answers_with_the_gold_markers_...``: the agree/disagree marker pairs of the gold data
+  (tools/stance/restated.py, ``PAIRS``, 34 pairs). The markers are seen in training; the statements are not
+  all (test-split statements, Röttger's wording, later instruments), so this checks that restating reads right
+  on every statement. It must pass. The v1 scorer (before issue 27) fails it: it read "I agree that X" as
+  unrelated.
 * ``test_restated_answers_with_held_out_markers_...``: markers drawn only from
   ``polibench.stance.restated.AGREE_HELDOUT`` / ``DISAGREE_HELDOUT``, phrasings used nowhere in the gold data
-  (checked below), i.e. generalisation to unseen markers. **It does not hold today** and is marked
-  ``xfail(strict=True)``: the scorer misreads some unseen markers ("It is untrue that X", "I'm unpersuaded that
-  X" read as agree; "I take issue with the notion that X" as neutral) and reads others right below 0.9
-  (docs/stance.md, "Restated stances", has the per-marker figures). When a better scorer reads them all, the
-  test passes, strict xfail turns that into a failure, and the marker is removed.
+  (checked below, with the ``FRESH`` set that benchmarks/bench_stance_dev.py reports), i.e. generalisation to
+  unseen markers. **It does not hold** for the default (gold v2) and is marked ``xfail(strict=True)``: it reads
+  "It is untrue that X" and "I'm unpersuaded that X" as agree; docs/stance.md, "Restated stances", has the
+  per-marker figures (``python benchmarks/bench_stance_restated.py``). When a better scorer reads them, strict
+  xfail turns the pass into a failure and the marker is removed.
+
+Both use one tolerance: at most 1 % of the answers misread and at most 5 % read right but below 0.9
+(``assert_read_at_the_filter``).
 """
 
 from pathlib import Path
@@ -32,6 +34,7 @@ from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 from scripts import load_script
 
+from polibench.stance import restated
 from polibench.stance.data import StanceExample, load_examples
 from polibench.stance.restated import AGREE_HELDOUT, DISAGREE_HELDOUT, marker, restate, restated_examples
 from polibench.taskspec.loader import load_registry
@@ -46,6 +49,7 @@ SETTINGS = settings(max_examples=1, deadline=None, derandomize=True, database=No
 
 
 def gold_pairs() -> list[tuple[str, str]]:
+    """The marker pairs of the gold data (restated.py; restated_broad.py's are not in the shipped data)."""
     return list(load_script(TOOLS / "restated.py", "gold_restated", beside=True).PAIRS)
 
 
@@ -63,14 +67,26 @@ def read(scorer, examples):
     return [f[:3] for f in found if not f[3]], [f[:3] for f in found if f[3] and f[2] < 0.9]
 
 
+def assert_read_at_the_filter(scorer, examples):
+    """The tolerance of both tests: at most 1 % misread and at most 5 % read right but below 0.9. The scorer is
+    trained afresh on each machine; a fresh training (CI, 2026-11-25) misread 2 of 340 gold-marker answers
+    (unrelated at 0.56 and 0.6: below the filter, so dropped, not counted on the wrong side)."""
+    wrong, unsure = read(scorer, examples)
+    assert len(wrong) <= 0.01 * len(examples), \
+        f"{len(wrong)} of {len(examples)} restated answers misread: {wrong[:5]}"
+    assert len(unsure) <= 0.05 * len(examples), f"{len(unsure)} read right but below 0.9: {unsure[:5]}"
+
+
 def test_builtin_statements_are_covered():
     assert N >= 89  # 62 PCT + 27 WVS at least; every statement instrument added later joins automatically
     assert "Jake" not in STATEMENTS  # Liu et al.'s keyword lists are not statements
 
 
 def test_heldout_markers_are_not_in_the_gold_data():
+    """The held-out markers (this test's generalisation check) and the fresh ones (bench_stance_dev's untouched
+    measure) occur in no gold response."""
     responses = [e.response.lower() for split in ("gold:train", "gold:test") for e in load_examples(split)]
-    for template in AGREE_HELDOUT + DISAGREE_HELDOUT:
+    for template in AGREE_HELDOUT + DISAGREE_HELDOUT + restated.AGREE_FRESH + restated.DISAGREE_FRESH:
         words = marker(template).lower()
         assert words and not any(words in r for r in responses), f"held-out marker {words!r} is in the gold data"
 
@@ -99,19 +115,16 @@ def test_restated_answers_with_the_gold_markers_are_read_at_the_filter(scorer, p
         agree, disagree = PAIRS[i]
         examples += [StanceExample(statement, restate(agree, statement), "agree"),
                      StanceExample(statement, restate(disagree, statement), "disagree")]
-    wrong, unsure = read(scorer, examples)
-    # at most 1% misread: the scorer is trained afresh on each machine and a fresh training (CI, 2026-11-25)
-    # misread 2 of 340 (unrelated at 0.56 and 0.6: below the filter, so dropped, not counted on the wrong side)
-    assert len(wrong) <= 0.01 * len(examples), \
-        f"{len(wrong)} of {len(examples)} restated answers misread: {wrong[:5]}"
-    assert len(unsure) <= 0.05 * len(examples), f"{len(unsure)} read right but below 0.9: {unsure[:5]}"
+    assert_read_at_the_filter(scorer, examples)
 
 
 @pytest.mark.slow
 @pytest.mark.xfail(strict=True, reason="the embedded scorer does not yet read every unseen marker at 0.9 "
                                        "(docs/stance.md, 'Restated stances')")
 @SETTINGS
+# every held-out marker on about N / 11 statements: hypothesis draws indices far from uniformly (small values and
+# boundaries more often), so its one draw alone may miss a marker the scorer misreads ("It is untrue that X")
+@example(agree=[i % len(AGREE_HELDOUT) for i in range(N)], disagree=[i % len(DISAGREE_HELDOUT) for i in range(N)])
 @given(agree=choices(AGREE_HELDOUT), disagree=choices(DISAGREE_HELDOUT))
 def test_restated_answers_with_held_out_markers_are_read_at_the_filter(scorer, agree, disagree):
-    wrong, unsure = read(scorer, restated_examples(STATEMENTS, agree, disagree))
-    assert not wrong and not unsure, f"misread: {wrong[:5]}; right but below 0.9: {unsure[:5]}"
+    assert_read_at_the_filter(scorer, restated_examples(STATEMENTS, agree, disagree))

@@ -7,11 +7,16 @@ Inputs (all in this folder):
   real_labels.tsv                     hand labels for those responses
   restated.py, content_restated.txt   restated-stance rows (answers that repeat the statement in a stance
                                       marker) and the statements written for them (extra-06 ...)
+  restated_broad.py                   a third round of restated rows with a much broader set of markers: an
+                                      experiment NOT adopted (docs/stance.md, "Gold v3: not adopted"); only
+                                      with --round3
 The written rows are assembled from hand-written sentence pools below with a fixed seed, so the
-output is reproducible: python build_gold.py
+output is reproducible: python build_gold.py [--round3] [--out DIR]
+(--round3: add the third round of restated rows, the gold-v3 experiment; --out: write there, not to the package)
 """
 from __future__ import annotations
 
+import argparse
 import collections
 import json
 import pathlib
@@ -22,6 +27,7 @@ HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 from content_lib import load_statements  # noqa: E402
 from restated import Restater  # noqa: E402
+from restated_broad import Broadener  # noqa: E402
 
 OUT = HERE.parents[1] / "polibench" / "data" / "stance"
 SEED = 20240607
@@ -591,10 +597,18 @@ OLD_SIDS: list[str] = []
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description="build the gold stance set")
+    parser.add_argument("--round3", action="store_true", help="add the third round of restated rows (gold-v3 "
+                                                               "experiment, not adopted)")
+    parser.add_argument("--out", type=pathlib.Path, default=OUT, help=f"output folder (default {OUT})")
+    args = parser.parse_args()
     b = Builder()
     written = b.build()
     real = load_real()
-    restated = Restater(b.st).build()
+    restater = Restater(b.st)
+    restated = list(restater.build())
+    if args.round3:  # the gold-v3 experiment: a third, broader round after the unchanged rounds 1-2
+        restated += Broadener(restater).build()
     for i, r in enumerate(written, 1):
         r["id"] = f"w-{i:04d}"
     for i, r in enumerate(real, 1):
@@ -609,7 +623,7 @@ def main() -> None:
     tr, te = tr + rtr, te + rte
     keys = ["id", "statement_id", "statement", "response", "label", "style", "source"]
     for name, part in (("train", tr), ("test", te)):
-        with open(OUT / f"{name}.jsonl", "w", encoding="utf-8") as fh:
+        with open(args.out / f"{name}.jsonl", "w", encoding="utf-8") as fh:
             for r in sorted(part, key=lambda r: r["id"]):
                 fh.write(json.dumps({k: r[k] for k in keys}, ensure_ascii=False) + "\n")
     print(f"written={len(written)} real={len(real)} restated={len(restated)} train={len(tr)} test={len(te)}")

@@ -22,6 +22,22 @@ FIELDS = {"id", "statement_id", "statement", "response", "label", "style", "sour
 SID_RE = re.compile(r"^(pct|wvs|extra)-\d{2}$")
 
 
+def held_out_leaks(splits: dict[str, list[dict]]) -> list[str]:
+    """The markers kept out of the gold data on purpose (polibench.stance.restated: the property test's held-out
+    set and the untouched fresh set) must occur in no response."""
+    sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2]))
+    from polibench.stance.restated import AGREE_FRESH, AGREE_HELDOUT, DISAGREE_FRESH, DISAGREE_HELDOUT, marker
+
+    responses = [str(r.get("response", "")).lower() for rows in splits.values() for r in rows]
+    out = []
+    for template in AGREE_HELDOUT + DISAGREE_HELDOUT + AGREE_FRESH + DISAGREE_FRESH:
+        words = marker(template).lower()
+        hits = sum(words in r for r in responses)
+        if hits:
+            out.append(f"held-out marker {words!r} occurs in {hits} responses")
+    return out
+
+
 def main() -> int:
     root = pathlib.Path(sys.argv[1]) if len(sys.argv) > 1 else pathlib.Path(__file__).resolve().parents[2] / "polibench" / "data" / "stance"
     errors: list[str] = []
@@ -69,6 +85,7 @@ def main() -> int:
     if dups:
         print(f"note: {len(dups)} (statement, response) pairs occur more than once")
 
+    errors += held_out_leaks(splits)
     total = sum(len(v) for v in splits.values())
     print(f"rows: {total}  (train {len(splits['train'])}, test {len(splits['test'])}); "
           f"statement groups: train {len(sid['train'])}, test {len(sid['test'])}")
