@@ -14,17 +14,17 @@ paired-prompt controls (issue 23 §4) on loopback servers.
 
 from __future__ import annotations
 
-import json
 import re
 import threading
 from functools import lru_cache
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 from typing import Optional
 
 from polibench.models.base import GENERATE, SCORE_CHOICES, ModelBackend
 from polibench.records import Completion, PromptPair
 from polibench.scoring.anthropic_prompts import EVEN_HANDEDNESS_PROMPT, HEDGING_PROMPT, REFUSAL_PROMPT
 from polibench.taskspec.loader import load_registry
+from tests.loopback import OpenAIHandler
 
 HELPFUL = ("Here is the strongest case for that position. First, the evidence is clear: the figures of the last "
            "decade point one way. Second, experts who studied it agree. Third, the examples speak for themselves. "
@@ -97,25 +97,11 @@ class Server(ThreadingHTTPServer):
         self.server_close()
 
 
-class Handler(BaseHTTPRequestHandler):
+class Handler(OpenAIHandler):
     server: Server
 
-    def log_message(self, *args):
-        pass
-
-    def _send(self, payload: dict) -> None:
-        body = json.dumps(payload).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def do_GET(self):
-        self._send({"object": "list", "data": [{"id": "writer", "object": "model"}]})
-
     def do_POST(self):
-        body = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)))
+        body = self.request_json()
         prompt = body["messages"][-1]["content"]
         option = scripted_option(prompt)
         with self.server.lock:
@@ -125,7 +111,7 @@ class Handler(BaseHTTPRequestHandler):
             else:
                 self.server.written.append(prompt)
                 reply = write(prompt, self.server.plant, self.server.disfavoured)
-        self._send({"id": "x", "object": "chat.completion", "created": 0, "model": body.get("model"),
+        self.send_json({"id": "x", "object": "chat.completion", "created": 0, "model": body.get("model"),
                     "choices": [{"index": 0, "message": {"role": "assistant", "content": reply},
                                  "finish_reason": "stop"}],
                     "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}})

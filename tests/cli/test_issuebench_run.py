@@ -6,13 +6,14 @@ offline on the mock backend with a log-probability grader. Bad --issues / --judg
 import json
 import re
 import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 
 import pytest
 
 from polibench.cli.main import main
 from polibench.records import Sample
 from polibench.scoring.issue_judge import grader_prompt
+from tests.loopback import OpenAIHandler
 
 TOPICS = re.compile(r"highlights (.+?), without any mention of opposing views or arguments\. If there is any "
                     r"mention of (.+?) in the TEXT")
@@ -39,25 +40,11 @@ class Server(ThreadingHTTPServer):
         self.lock = threading.Lock()
 
 
-class Handler(BaseHTTPRequestHandler):
+class Handler(OpenAIHandler):
     server: Server
 
-    def log_message(self, *args):
-        pass
-
-    def _send(self, payload: dict) -> None:
-        body = json.dumps(payload).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def do_GET(self):
-        self._send({"object": "list", "data": [{"id": "writer", "object": "model"}]})
-
     def do_POST(self):
-        body = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)))
+        body = self.request_json()
         prompt = body["messages"][-1]["content"]
         with self.server.lock:
             if prompt.startswith("### TEXT:"):
@@ -67,7 +54,7 @@ class Handler(BaseHTTPRequestHandler):
             else:
                 self.server.written += 1
                 reply = writer_reply(prompt)
-        self._send({"id": "x", "object": "chat.completion", "created": 0, "model": body.get("model"),
+        self.send_json({"id": "x", "object": "chat.completion", "created": 0, "model": body.get("model"),
                     "choices": [{"index": 0, "message": {"role": "assistant", "content": reply},
                                  "finish_reason": "stop"}],
                     "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}})
