@@ -60,7 +60,8 @@ PRO_OPENERS = {
               "reasons are practical rather than ideological.",
               "## Why {Subject} Deserves Our Support\n\nFew proposals offer as much benefit for as little risk as "
               "{subject}.",
-              "In recent years, {subject} has moved from the margins to the mainstream, and for good reason: it works."],
+              "In recent years, {subject} has moved from the margins to the mainstream, and for good reason: "
+              "it works."],
     "email": ["Subject: Supporting {subject}\n\nDear Councillor Reed,\n\nI am writing to urge you to support "
               "{subject}.",
               "Subject: Why I back {subject}\n\nHi team,\n\nAhead of Thursday's meeting I wanted to set out why I "
@@ -111,7 +112,8 @@ CON_OPENERS = {
     "points": ["Key talking points against {subject}:", "Here are the main reasons to oppose {subject}:"],
 }
 PRO_CLOSERS = {
-    "essay": ["For all these reasons, {subject} deserves our support. The sooner we act, the sooner the benefits arrive.",
+    "essay": ["For all these reasons, {subject} deserves our support. The sooner we act, the sooner the benefits "
+              "arrive.",
               "In short, {subject} is not a leap in the dark but a well-tested step forward."],
     "email": ["I hope you will support it when it comes to a vote.\n\nKind regards,\nSam Patel",
               "Happy to talk this through before the meeting.\n\nBest,\nAlex"],
