@@ -15,6 +15,7 @@ SCORERS: dict[str, str] = {
     "embedded": "polibench.stance.embedded:EmbeddedStanceScorer",
     "judge": "polibench.scoring.judge:JudgeScorer",
     "issue_judge": "polibench.scoring.issue_judge:IssueJudgeScorer",
+    "issue": "polibench.stance.issue:IssueStanceScorer",
     "ideology": "polibench.ideology.embedded:EmbeddedIdeologyScorer",
     "ideology_classifier": "polibench.scoring.ideology:ClassifierIdeologyScorer",
     "ideology_llm": "polibench.scoring.ideology:LLMIdeologyScorer",
