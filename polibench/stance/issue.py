@@ -8,8 +8,9 @@ sentence-level side classifier, a logistic-regression head over the response) is
 train and dev splits of polibench's issue-stance gold set (``polibench/data/issue_stance``, hand-written
 responses on 43 issues of its own), the first time it is needed, and cached under
 ``<cache_dir>/issue_stance/minilm-<key>``, where the key hashes the training files, the recipe and the encoder's
-config. Concurrent processes wait on a lock file and reuse the finished model. The recipe was chosen on the dev
-split (``benchmarks/bench_issue_scorer.py``); its test-split figures are in docs/writing-bias.md.
+config. Concurrent processes wait on a lock file and reuse the finished model. :data:`RECIPE` is a first choice,
+not yet compared with the alternatives on the dev split, and its test-split figures are not measured yet
+(``benchmarks/bench_issue_scorer.py`` does both; docs/writing-bias.md says what is known).
 
 ``model=FOLDER`` (``--scorer-args``) uses a model saved elsewhere instead (tests use a tiny one).
 """
@@ -65,7 +66,7 @@ def ensure_default_model() -> IssueStanceModel:
             return IssueStanceModel.load(folder)
         train = training_examples()
         print(f"polibench: training the offline issue-stance scorer once on {len(train)} gold responses (MiniLM-L6 "
-              f"sentence embeddings + logistic regression; about a minute on 2 CPU cores); cached in {folder}",
+              f"sentence embeddings + logistic regression; it embeds every sentence once); cached in {folder}",
               file=sys.stderr, flush=True)
         started = time.perf_counter()
         model = train_model(str(minilm_path()), train, **RECIPE["fit"])  # type: ignore[arg-type]
@@ -97,7 +98,7 @@ class IssueStanceScorer(StanceScorer):
         if model or (default_model_dir() / MODEL_FILE).is_file():
             return None
         return (f"the offline issue-stance scorer is trained once, on first use: MiniLM-L6 sentence embeddings of "
-                f"{len(training_examples())} gold responses + logistic regression (about a minute on 2 CPU cores)")
+                f"{len(training_examples())} gold responses + logistic regression (it embeds every sentence once)")
 
     def preflight(self) -> None:
         if self.model_dir is not None:
