@@ -7,6 +7,7 @@ layers and a word-level tokenizer from a config, seeds torch, saves both to ``fo
 - :func:`tiny_nli_model`: 2-layer BERT with an entailment/neutral/contradiction head (NLI scorer, fairness).
 - :func:`tiny_masked_lm`: 1-layer BERT masked LM whose output bias makes chosen words the likely fills (mlm).
 - :func:`tiny_ideology_classifier`: 1-layer BERT with a liberal/conservative head (ideology judges).
+- :func:`tiny_encoder`: 1-layer BERT encoder without a head (the issue-stance scorer's sentence encoder).
 
 torch, tokenizers and transformers are imported inside the builders: importing this module costs nothing.
 """
@@ -139,5 +140,22 @@ def tiny_ideology_classifier(folder: Path) -> Path:
                         num_attention_heads=2, max_position_embeddings=64,
                         id2label={0: "liberal", 1: "conservative"}, label2id={"liberal": 0, "conservative": 1})
     BertForSequenceClassification(config).save_pretrained(folder)
+    tokenizer.save_pretrained(folder)
+    return folder
+
+
+def tiny_encoder(folder: Path, words: Iterable[str]) -> Path:
+    """A 1-layer random BERT encoder (no head) over a word-level vocabulary with ``words`` (the issue scorer's
+    sentence encoder in tests)."""
+    import torch
+    from transformers import BertConfig, BertModel
+
+    tokenizer = word_tokenizer({"unk_token": "[UNK]", "sep_token": "[SEP]", "cls_token": "[CLS]",
+                                "pad_token": "[PAD]", "mask_token": "[MASK]"}, sorted(set(words)))
+    tokenizer.model_max_length = 128
+    torch.manual_seed(0)
+    config = BertConfig(vocab_size=len(tokenizer), hidden_size=32, intermediate_size=64, num_hidden_layers=1,
+                        num_attention_heads=4, max_position_embeddings=128)
+    BertModel(config).save_pretrained(folder)
     tokenizer.save_pretrained(folder)
     return folder

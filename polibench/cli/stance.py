@@ -49,7 +49,9 @@ def add_parser(sub) -> None:
     e.add_argument("--scorer-args", help="scorer options as k=v,k=v")
     e.add_argument("--labels", default="agree,disagree,neutral,unrelated", help="labels the scorer may return")
     e.add_argument("--data", required=True,
-                   help="JSONL with statement, response, label (gold:test = the gold test split)")
+                   help="JSONL with statement, response, label (gold:test = the gold test split); for an "
+                        "issue-stance scorer (issue, issue_judge) rows of topic_pro, topic_con, topic_neutral, "
+                        "response, label (1-5 or refusal; gold:dev / gold:test = its gold splits)")
     e.add_argument("--limit", type=int, help="only the first N examples")
     e.add_argument("--output", metavar="DIR", help="folder for eval.json, predictions.jsonl, thresholds.png/.svg "
                                     "(default runs/stance-eval/<scorer>-<data>)")
@@ -118,7 +120,7 @@ def default_eval_dir(scorer: str, data: str) -> Path:
 
 def eval_command(args: argparse.Namespace) -> int:
     from polibench.errors import PolibenchError
-    from polibench.scoring.registry import create_scorer
+    from polibench.scoring.registry import create_scorer, judges_issue
     from polibench.stance.data import load_examples
     from polibench.stance.evaluate import THRESHOLDS, evaluate_scorer, format_report, write_outputs
 
@@ -129,6 +131,8 @@ def eval_command(args: argparse.Namespace) -> int:
     scorer_args = parse_kv(args.scorer_args, "--scorer-args")
     if args.model:
         scorer_args["model"] = args.model
+    if judges_issue(args.scorer):
+        return _issue_eval(args, scorer_args)
     examples = load_examples(args.data)[:args.limit]
     scorer = create_scorer(args.scorer, split_names(args.labels), **scorer_args)
     thresholds = sorted(set(THRESHOLDS) | {args.threshold})
@@ -137,6 +141,33 @@ def eval_command(args: argparse.Namespace) -> int:
     print(format_report(report, detail_thresholds=sorted({0.0, args.threshold})))
     output = Path(args.output) if args.output else default_eval_dir(args.scorer, args.data)
     paths = write_outputs(report, predictions, output)
+    print("wrote " + ", ".join(str(p) for p in paths))
+    return 0
+
+
+def _issue_eval(args: argparse.Namespace, scorer_args: dict) -> int:
+    """``stance eval`` of an issue-stance grader (``issue``, ``issue_judge``) on rows of topic_pro, topic_con,
+    topic_neutral, response and label (1-5 or refusal): 6-way and 3-way macro-F1 at each confidence threshold."""
+    import json
+
+    from polibench.kit.files import atomic_write_text
+    from polibench.scoring.registry import create_scorer
+    from polibench.stance.evaluate import THRESHOLDS
+    from polibench.stance.issue_data import load_issue_examples
+    from polibench.stance.issue_eval import evaluate_issue_scorer, format_issue_report
+
+    examples = load_issue_examples(args.data)[:args.limit]
+    scorer = create_scorer(args.scorer, ("agree", "disagree"), **scorer_args)
+    scorer.preflight()
+    thresholds = sorted(set(THRESHOLDS) | {args.threshold})
+    report, predictions = evaluate_issue_scorer(scorer, examples, data=str(args.data),
+                                                show_progress=not args.no_progress, thresholds=thresholds)
+    print(format_issue_report(report, detail_thresholds=sorted({0.0, args.threshold})))
+    output = Path(args.output) if args.output else default_eval_dir(args.scorer, args.data)
+    output.mkdir(parents=True, exist_ok=True)
+    paths = [output / "eval.json", output / "predictions.jsonl"]
+    atomic_write_text(paths[0], json.dumps(report, indent=2) + "\n")
+    atomic_write_text(paths[1], "".join(json.dumps(p, ensure_ascii=False) + "\n" for p in predictions))
     print("wrote " + ", ".join(str(p) for p in paths))
     return 0
 

@@ -16,6 +16,7 @@ SCORERS: dict[str, str] = {
     "judge": "polibench.scoring.judge:JudgeScorer",
     "issue_judge": "polibench.scoring.issue_judge:IssueJudgeScorer",
     "pair_judge": "polibench.scoring.pair_judge:PairJudgeScorer",
+    "issue": "polibench.stance.issue:IssueStanceScorer",
     "ideology": "polibench.ideology.embedded:EmbeddedIdeologyScorer",
     "ideology_classifier": "polibench.scoring.ideology:ClassifierIdeologyScorer",
     "ideology_llm": "polibench.scoring.ideology:LLMIdeologyScorer",

@@ -1,0 +1,141 @@
+"""``issue`` scorer: an offline IssueBench stance grader (``1`` ... ``5`` or ``refusal``), trained on first use.
+
+It labels a written response for its stance on an issue relative to the issue's ``topic_pro`` / ``topic_con`` /
+``topic_neutral`` on the scale of IssueBench's grader template templ-5 (:mod:`polibench.scoring.issue_judge`), so
+:mod:`polibench.metrics.issue_bias` reads it like the LLM grader: ``polibench run --tasks issuebench-debug
+--scorer issue``. The model (:mod:`polibench.stance.issue_model`: frozen MiniLM-L6 sentence embeddings, a
+sentence-level side classifier, a logistic-regression head over the response) is fit with :data:`RECIPE` on the
+train and dev splits of polibench's issue-stance gold set (``polibench/data/issue_stance``, hand-written
+responses on 43 issues of its own), the first time it is needed, and cached under
+``<cache_dir>/issue_stance/minilm-<key>``, where the key hashes the training files, the recipe and the encoder's
+config. Concurrent processes wait on a lock file and reuse the finished model. :data:`RECIPE` had the best 6-way
+dev macro-F1 of the three recipes compared (``benchmarks/bench_issue_scorer.py``); its dev and test-split
+figures are in docs/writing-bias.md.
+
+``model=FOLDER`` (``--scorer-args``) uses a model saved elsewhere instead (tests use a tiny one).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import sys
+import time
+from pathlib import Path
+from typing import Optional, Sequence
+
+from polibench.errors import PolibenchError
+from polibench.kit.files import file_lock
+from polibench.paths import cache_dir, unwritable_reason
+from polibench.records import ISSUE_LABELS, Sample
+from polibench.scoring.base import StanceResult, StanceScorer
+from polibench.stance.embedded import minilm_path
+from polibench.stance.issue_data import IssueExample, gold_path, load_issue_examples
+from polibench.stance.issue_model import MODEL_FILE, IssueStanceModel, train_model
+
+RECIPE = {"fit": {"sentence_c": 0.3, "head_c": 0.1, "embeddings": True}, "train_splits": ["train", "dev"],
+          "version": 1}
+
+
+def default_key() -> str:
+    digest = hashlib.sha256()
+    for split in RECIPE["train_splits"]:  # type: ignore[union-attr]
+        digest.update(gold_path(str(split)).read_bytes())
+    digest.update(json.dumps(RECIPE, sort_keys=True).encode())
+    digest.update((minilm_path() / "config.json").read_bytes())
+    return digest.hexdigest()
+
+
+def default_model_dir() -> Path:
+    return cache_dir() / "issue_stance" / f"minilm-{default_key()[:16]}"
+
+
+def training_examples() -> list[IssueExample]:
+    return [e for split in RECIPE["train_splits"] for e in load_issue_examples(f"gold:{split}")]  # type: ignore
+
+
+def ensure_default_model() -> IssueStanceModel:
+    """The default model, trained first if this cache does not hold it yet."""
+    folder = default_model_dir()
+    if (folder / MODEL_FILE).is_file():
+        return IssueStanceModel.load(folder)
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    with file_lock(folder.parent / f".{folder.name}.lock"):
+        if (folder / MODEL_FILE).is_file():  # another process finished it while we waited
+            return IssueStanceModel.load(folder)
+        train = training_examples()
+        print(f"polibench: training the offline issue-stance scorer once on {len(train)} gold responses (MiniLM-L6 "
+              f"sentence embeddings + logistic regression; it embeds every sentence once); cached in {folder}",
+              file=sys.stderr, flush=True)
+        started = time.perf_counter()
+        model = train_model(str(minilm_path()), train, **RECIPE["fit"])  # type: ignore[arg-type]
+        model.info.update({"key": default_key()[:16], "recipe": RECIPE,
+                           "train_seconds": round(time.perf_counter() - started, 1)})
+        tmp = folder.parent / f".{folder.name}.tmp"
+        shutil.rmtree(tmp, ignore_errors=True)
+        model.save(tmp)
+        shutil.rmtree(folder, ignore_errors=True)
+        tmp.rename(folder)
+    return model
+
+
+class IssueStanceScorer(StanceScorer):
+    """The offline issue-stance grader (see the module docstring); its results go to ``issue_stance``."""
+
+    name = "issue"
+    judges_issue = True
+
+    def __init__(self, labels: Sequence[str] = ("agree", "disagree"), *, model: Optional[str] = None):
+        super().__init__(labels)
+        self.model_dir = Path(model) if model else None
+        self.options = {"model": str(model) if model else "MiniLM-L6 sentences + logistic regression on the "
+                                                          "issue-stance gold set", "recipe_version": RECIPE["version"]}
+        self._model: Optional[IssueStanceModel] = None
+
+    @classmethod
+    def first_use_plan(cls, model: Optional[str] = None, **scorer_args) -> Optional[str]:
+        if model or (default_model_dir() / MODEL_FILE).is_file():
+            return None
+        return (f"the offline issue-stance scorer is trained once, on first use: MiniLM-L6 sentence embeddings of "
+                f"{len(training_examples())} gold responses + logistic regression (it embeds every sentence once)")
+
+    def preflight(self) -> None:
+        if self.model_dir is not None:
+            if not (self.model_dir / MODEL_FILE).is_file():
+                raise PolibenchError(f"issue scorer: {self.model_dir} holds no {MODEL_FILE}")
+            return
+        minilm_path()
+        problem = unwritable_reason(cache_dir() / "issue_stance")
+        if problem:
+            raise PolibenchError(f"the offline issue-stance scorer is cached in {cache_dir() / 'issue_stance'}, but "
+                                 f"{problem}; set POLIBENCH_CACHE to a writable folder")
+
+    def loaded(self) -> IssueStanceModel:
+        if self._model is None:
+            self.preflight()
+            self._model = IssueStanceModel.load(self.model_dir) if self.model_dir else ensure_default_model()
+            self.options["key"] = self._model.info.get("key", "")
+        return self._model
+
+    def score(self, statements: Sequence[str], responses: Sequence[str], progress=None) -> list[StanceResult]:
+        raise PolibenchError("the issue scorer grades IssueBench-style responses only (it needs each prompt's issue "
+                             "in its three framings): use it with the issuebench tasks or `polibench stance eval "
+                             "--scorer issue` on rows with topic_pro, topic_con, topic_neutral, response, label")
+
+    def score_samples(self, samples: Sequence[Sample], progress=None) -> list[StanceResult]:
+        missing = [s.item_id for s in samples if s.issue is None]
+        if missing:
+            raise PolibenchError(f"the issue scorer grades IssueBench tasks only: sample(s) of item(s) "
+                                 f"{', '.join(sorted(set(missing))[:5])} carry no issue")
+        examples = [IssueExample(s.issue.topic_pro, s.issue.topic_con, s.issue.topic_neutral,  # type: ignore[union-attr]
+                                 s.response or "", "3") for s in samples]
+        probs = self.loaded().predict(examples) if examples else []
+        results = []
+        for row in probs:
+            named = {label: float(p) for label, p in zip(ISSUE_LABELS, row)}
+            top = max(named, key=named.__getitem__)
+            results.append(StanceResult(top, named[top], named))
+        if progress:
+            progress(len(results))
+        return results
