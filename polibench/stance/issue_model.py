@@ -31,8 +31,8 @@ from typing import Callable, Optional, Sequence
 import numpy as np
 
 from polibench.errors import PolibenchError
+from polibench.kit.encoder import mean_pooled
 from polibench.kit.files import atomic_write_text
-from polibench.kit.training import quiet_transformers
 from polibench.records import ISSUE_LABELS
 from polibench.stance.issue_data import IssueExample
 
@@ -70,40 +70,13 @@ def split_sentences(text: str, limit: int = MAX_SENTENCES) -> list[str]:
 class Encoder:
     """A frozen sentence encoder: mean-pooled, L2-normalised embeddings (loaded once, on CPU)."""
 
-    _loaded: dict[str, tuple] = {}
-
     def __init__(self, path: str):
         self.path = path
 
     def embed(self, texts: Sequence[str], max_length: int = SENTENCE_TOKENS, batch_size: int = 64,
               progress: Optional[Callable[[int], None]] = None) -> np.ndarray:
-        import torch
-        from transformers import AutoModel, AutoTokenizer
-
-        if self.path not in Encoder._loaded:
-            try:
-                with quiet_transformers():
-                    Encoder._loaded[self.path] = (AutoTokenizer.from_pretrained(self.path),
-                                                  AutoModel.from_pretrained(self.path).float().eval())
-            except OSError as exc:
-                raise PolibenchError(f"issue scorer: cannot load the encoder '{self.path}' ({exc})") from None
-        tokenizer, model = Encoder._loaded[self.path]
-        order = sorted(range(len(texts)), key=lambda i: len(texts[i] or ""))
-        out: Optional[np.ndarray] = None
-        for start in range(0, len(order), batch_size):
-            idx = order[start:start + batch_size]
-            enc = tokenizer([texts[i] or " " for i in idx], truncation=True, max_length=max_length, padding=True,
-                            return_tensors="pt")
-            with torch.no_grad():
-                hidden = model(**enc).last_hidden_state
-            mask = enc["attention_mask"].unsqueeze(-1).to(hidden.dtype)
-            pooled = torch.nn.functional.normalize((hidden * mask).sum(1) / mask.sum(1).clamp(min=1.0), dim=-1)
-            if out is None:
-                out = np.zeros((len(texts), pooled.shape[1]), dtype=np.float32)
-            out[idx] = pooled.numpy()
-            if progress:
-                progress(len(idx))
-        return out if out is not None else np.zeros((0, 1), dtype=np.float32)
+        return mean_pooled(self.path, texts, max_length=max_length, batch_size=batch_size, who="issue scorer",
+                           progress=progress)
 
 
 @dataclass
