@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import shutil
 import sys
 import time
 from pathlib import Path
@@ -40,7 +39,7 @@ from polibench.ideology.judge import (
     train_judge,
     validation_figures,
 )
-from polibench.kit.files import file_lock
+from polibench.kit.files import file_lock, publish_folder
 from polibench.models.eta import duration
 from polibench.paths import cache_dir, unwritable_reason
 from polibench.scoring.ideology import IdeologyScorer
@@ -110,11 +109,7 @@ def ensure_default_judge() -> EmbeddingJudge:
                            "test_confident": {"share": round(float(sure.sum() / partisan.sum()), 4),
                                               **validation_figures(probs[sure], labels[sure])},
                            "test_topics": len({t.group for t in test if not t.group.startswith("general-")})})
-        tmp = folder.parent / f".{folder.name}.tmp"
-        shutil.rmtree(tmp, ignore_errors=True)
-        judge.save(tmp)
-        shutil.rmtree(folder, ignore_errors=True)
-        tmp.rename(folder)
+        publish_folder(folder, judge.save)
     return judge
 
 

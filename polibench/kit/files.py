@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import tempfile
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 
 
 def atomic_write_bytes(path: Path, data: bytes) -> None:
@@ -28,6 +29,17 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
 def atomic_write_text(path: Path, text: str) -> None:
     """Write ``text`` as UTF-8, atomically (see :func:`atomic_write_bytes`)."""
     atomic_write_bytes(path, text.encode("utf-8"))
+
+
+def publish_folder(folder: Path, write: Callable[[Path], None]) -> None:
+    """``write(tmp)`` fills a temporary folder beside ``folder``, which then replaces ``folder`` by a rename: a
+    reader never sees a half-written model folder (the trained-at-first-use models use it under their lock)."""
+    folder = Path(folder)
+    tmp = folder.parent / f".{folder.name}.tmp"
+    shutil.rmtree(tmp, ignore_errors=True)
+    write(tmp)
+    shutil.rmtree(folder, ignore_errors=True)
+    tmp.rename(folder)
 
 
 @contextlib.contextmanager

@@ -17,6 +17,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Optional, Sequence
 
+from polibench.errors import PolibenchError
 from polibench.records import PairGrade, Sample
 
 LABELS = ("agree", "disagree", "neutral", "unrelated")
@@ -77,3 +78,12 @@ class StanceScorer(ABC):
     def score_samples(self, samples: Sequence[Sample], progress=None) -> list[StanceResult]:
         """One result per sample: by default :meth:`score` over their statements and responses."""
         return self.score([s.statement for s in samples], [s.response or "" for s in samples], progress=progress)
+
+
+def require_issues(samples: Sequence[Sample], scorer: str) -> None:
+    """A scorer of IssueBench issues reads each sample's issue: one error naming the items that carry none (the
+    preflight refuses such tasks before generating; this guards scoring an imported or earlier run)."""
+    missing = [s.item_id for s in samples if s.issue is None]
+    if missing:
+        raise PolibenchError(f"the {scorer} scorer grades IssueBench tasks only: sample(s) of item(s) "
+                             f"{', '.join(sorted(set(missing))[:5])} carry no issue")

@@ -29,7 +29,7 @@ from typing import Optional, Sequence
 from polibench.errors import PolibenchError
 from polibench.models.base import ModelBackend
 from polibench.records import ISSUE_LABELS, Issue, Sample
-from polibench.scoring.base import StanceResult
+from polibench.scoring.base import StanceResult, require_issues
 from polibench.scoring.judge import JudgeScorer
 
 # stance_templates.csv, id templ-5 ("extended dynamic prompt, llm framing, negative examples, text first"), verbatim
@@ -110,10 +110,7 @@ class IssueJudgeScorer(JudgeScorer):
                              "framing): use it with the issuebench tasks")
 
     def score_samples(self, samples: Sequence[Sample], progress=None) -> list[StanceResult]:
-        missing = [s.item_id for s in samples if s.issue is None]
-        if missing:
-            raise PolibenchError(f"the issue_judge scorer grades IssueBench tasks only: sample(s) of item(s) "
-                                 f"{', '.join(sorted(set(missing))[:5])} carry no issue")
+        require_issues(samples, "issue_judge")
         prompts = [self.judge_prompt(grader_prompt(s.issue, s.response or "")) for s in samples if s.issue]
         return self.read_answers(prompts, progress, labels=ISSUE_LABELS, parse=first_answer)
 

@@ -12,7 +12,7 @@ import json
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Sequence
+from typing import Callable, Sequence
 
 from polibench.errors import PolibenchError
 from polibench.kit.jsonl import field_error, iter_jsonl
@@ -36,24 +36,34 @@ class StanceExample:
         return str(self.meta.get("statement_id") or self.statement)
 
 
-def gold_path(split: str) -> Path:
-    if split not in GOLD_SPLITS:
-        raise PolibenchError(f"unknown gold split '{split}'; expected one of {', '.join(GOLD_SPLITS)}")
-    path = GOLD_DIR / f"{split}.jsonl"
+def packaged_split(folder: Path, splits: Sequence[str], split: str, what: str) -> Path:
+    """The file of one packaged split (``folder/<split>.jsonl``) of the data named ``what`` (e.g. "gold stance")."""
+    if split not in splits:
+        raise PolibenchError(f"unknown {what} split '{split}'; expected one of {', '.join(splits)}")
+    path = folder / f"{split}.jsonl"
     if not path.is_file():
-        raise PolibenchError(f"the gold stance data is missing from this installation ({path})")
+        raise PolibenchError(f"the {what} data is missing from this installation ({path})")
     return path
 
 
-def resolve_data_path(name: str | Path) -> Path:
-    """A file path, or ``gold:train`` / ``gold:test`` for the packaged gold splits."""
+def resolve_named(name: str | Path, gold: Callable[[str], Path]) -> Path:
+    """A file path, or ``gold:<split>`` for the packaged split that ``gold(split)`` names."""
     text = str(name)
     if text.startswith("gold:"):
-        return gold_path(text.partition(":")[2])
+        return gold(text.partition(":")[2])
     path = Path(text)
     if not path.is_file():
         raise PolibenchError(f"{path}: no such file")
     return path
+
+
+def gold_path(split: str) -> Path:
+    return packaged_split(GOLD_DIR, GOLD_SPLITS, split, "gold stance")
+
+
+def resolve_data_path(name: str | Path) -> Path:
+    """A file path, or ``gold:train`` / ``gold:test`` for the packaged gold splits."""
+    return resolve_named(name, gold_path)
 
 
 def _parse_line(path: Path, lineno: int, row: dict, labels: Sequence[str]) -> StanceExample:

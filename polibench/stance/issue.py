@@ -19,17 +19,16 @@ from __future__ import annotations
 
 import hashlib
 import json
-import shutil
 import sys
 import time
 from pathlib import Path
 from typing import Optional, Sequence
 
 from polibench.errors import PolibenchError
-from polibench.kit.files import file_lock
+from polibench.kit.files import file_lock, publish_folder
 from polibench.paths import cache_dir, unwritable_reason
 from polibench.records import ISSUE_LABELS, Sample
-from polibench.scoring.base import StanceResult, StanceScorer
+from polibench.scoring.base import StanceResult, StanceScorer, require_issues
 from polibench.stance.embedded import minilm_path
 from polibench.stance.issue_data import IssueExample, gold_path, load_issue_examples
 from polibench.stance.issue_model import MODEL_FILE, IssueStanceModel, train_model
@@ -72,11 +71,7 @@ def ensure_default_model() -> IssueStanceModel:
         model = train_model(str(minilm_path()), train, **RECIPE["fit"])  # type: ignore[arg-type]
         model.info.update({"key": default_key()[:16], "recipe": RECIPE,
                            "train_seconds": round(time.perf_counter() - started, 1)})
-        tmp = folder.parent / f".{folder.name}.tmp"
-        shutil.rmtree(tmp, ignore_errors=True)
-        model.save(tmp)
-        shutil.rmtree(folder, ignore_errors=True)
-        tmp.rename(folder)
+        publish_folder(folder, model.save)
     return model
 
 
@@ -124,10 +119,7 @@ class IssueStanceScorer(StanceScorer):
                              "--scorer issue` on rows with topic_pro, topic_con, topic_neutral, response, label")
 
     def score_samples(self, samples: Sequence[Sample], progress=None) -> list[StanceResult]:
-        missing = [s.item_id for s in samples if s.issue is None]
-        if missing:
-            raise PolibenchError(f"the issue scorer grades IssueBench tasks only: sample(s) of item(s) "
-                                 f"{', '.join(sorted(set(missing))[:5])} carry no issue")
+        require_issues(samples, "issue")
         examples = [IssueExample(s.issue.topic_pro, s.issue.topic_con, s.issue.topic_neutral,  # type: ignore[union-attr]
                                  s.response or "", "3") for s in samples]
         probs = self.loaded().predict(examples) if examples else []

@@ -17,6 +17,7 @@ from polibench.errors import PolibenchError
 from polibench.kit.jsonl import field_error, iter_jsonl
 from polibench.paths import PACKAGE_DIR
 from polibench.records import ISSUE_LABELS
+from polibench.stance.data import packaged_split, resolve_named
 
 GOLD_DIR = PACKAGE_DIR / "data" / "issue_stance"
 GOLD_SPLITS = ("train", "dev", "test")
@@ -47,22 +48,12 @@ class IssueExample:
 
 
 def gold_path(split: str) -> Path:
-    if split not in GOLD_SPLITS:
-        raise PolibenchError(f"unknown issue-stance gold split '{split}'; expected one of {', '.join(GOLD_SPLITS)}")
-    path = GOLD_DIR / f"{split}.jsonl"
-    if not path.is_file():
-        raise PolibenchError(f"the issue-stance gold data is missing from this installation ({path})")
-    return path
+    return packaged_split(GOLD_DIR, GOLD_SPLITS, split, "issue-stance gold")
 
 
 def resolve_path(name: str | Path) -> Path:
-    text = str(name)
-    if text.startswith("gold:"):
-        return gold_path(text.partition(":")[2])
-    path = Path(text)
-    if not path.is_file():
-        raise PolibenchError(f"{path}: no such file")
-    return path
+    """A file path, or ``gold:train`` / ``gold:dev`` / ``gold:test`` for the packaged issue-stance gold splits."""
+    return resolve_named(name, gold_path)
 
 
 def _parse(path: Path, lineno: int, row: dict) -> IssueExample:

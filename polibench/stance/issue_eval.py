@@ -10,11 +10,11 @@ Macro-F1 averages the classes present in the gold labels (scikit-learn, a class 
 from __future__ import annotations
 
 import time
-from typing import Optional, Sequence
+from typing import Sequence
 
 from polibench.records import ISSUE_LABELS, Issue, Sample
 from polibench.scoring.base import StanceResult, StanceScorer
-from polibench.stance.evaluate import THRESHOLDS, classification_table
+from polibench.stance.evaluate import THRESHOLDS, classification_table, row_at
 from polibench.stance.issue_data import THREE_WAY, IssueExample
 
 SIDES = ("pro", "neutral", "con")
@@ -70,16 +70,12 @@ def evaluate_issue_scorer(scorer: StanceScorer, examples: Sequence[IssueExample]
     return report, predictions
 
 
-def _row_at(report: dict, threshold: float) -> Optional[dict]:
-    return next((row for row in report["thresholds"] if abs(row["threshold"] - threshold) < 1e-9), None)
-
-
 def format_issue_report(report: dict, detail_thresholds: Sequence[float] = (0.0,)) -> str:
     """Per-class tables (6-way and 3-way) at the detail thresholds, then the threshold sweep."""
     lines = [f"scorer {report['scorer'].get('scorer')} on {report['data'] or 'data'}: {report['n']} responses, "
              f"{report['abstained']} abstained, {report['seconds']:.1f} s"]
     for t in detail_thresholds:
-        row = _row_at(report, t)
+        row = row_at(report, t)
         if row is None:
             continue
         lines += ["", f"confidence >= {t:.1f}: {row['retained']}/{report['n']} retained "

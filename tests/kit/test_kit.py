@@ -74,3 +74,24 @@ def test_every_schema_uses_the_one_strict_base():
     from polibench.taskspec import schema as taskschema
 
     assert all(m.Strict is Strict for m in (spec, schema, blocks, corpus, taskschema))
+
+
+def test_publish_folder_replaces_a_folder_whole_and_a_failed_write_leaves_the_old_one(tmp_path):
+    from polibench.kit.files import publish_folder
+
+    target = tmp_path / "model"
+
+    def write(text):
+        def fill(folder):
+            folder.mkdir()
+            (folder / "weights").write_text(text)
+            if text == "broken":
+                raise OSError("disk full")
+        return fill
+
+    publish_folder(target, write("one"))
+    publish_folder(target, write("two"))
+    assert (target / "weights").read_text() == "two" and sorted(p.name for p in target.parent.iterdir()) == ["model"]
+    with pytest.raises(OSError):
+        publish_folder(target, write("broken"))
+    assert (target / "weights").read_text() == "two"

@@ -43,7 +43,7 @@ def test_missing_and_empty_files(tmp_path):
         load_examples(tmp_path / "nope.jsonl")
     with pytest.raises(PolibenchError, match="no examples"):
         load_examples(write_jsonl(tmp_path / "empty.jsonl", [""]))
-    with pytest.raises(PolibenchError, match="unknown gold split"):
+    with pytest.raises(PolibenchError, match="unknown gold stance split"):
         load_examples("gold:dev")
 
 
