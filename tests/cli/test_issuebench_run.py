@@ -131,3 +131,25 @@ def test_bad_input_stops_before_any_model_call(tmp_path, capsys, args, message):
     assert main(["run", "--backend", "mock", *args, "--output", str(out), "--no-progress"]) == 2
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err and not out.exists()
+
+
+def test_imported_responses_get_the_issue_bias_block(tmp_path):
+    """Responses generated elsewhere (`polibench import`) are graded like generated ones: every prompt of
+    issuebench-debug answered, a mock log-probability grader that prefers 'refusal', so every response is a
+    refusal and the issue_bias block counts each one."""
+    from polibench.taskspec.loader import load_registry
+
+    registry = load_registry([])
+    task = registry.task("issuebench-debug")
+    items = [i for name in task.instruments for i in registry.instruments[name].items]
+    variants = registry.variant_sets[task.variant_set].variants
+    rows = [{"item": i.id, "variant": v.id, "response": f"An essay on {i.issue.topic_neutral}."}
+            for i in items for v in variants]
+    data = tmp_path / "responses.jsonl"
+    data.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    out = tmp_path / "imported"
+    assert main(["import", str(data), "--tasks", "issuebench-debug", "--model", "elsewhere", "--output", str(out),
+                 "--scorer-args", "backend=mock,score_choices=true,prefer=refusal", "--no-progress"]) == 0
+    block = json.loads((out / "results.json").read_text())["results"]["issuebench-debug"]["issue_bias"]
+    assert block["graded"] == len(rows) and block["refusal_share"] == 1.0
+    assert {c["issue_id"] for c in block["issues"]} == {i.issue.issue_id for i in items}
