@@ -230,6 +230,6 @@ register_metric(Metric(
         Estimate("refusal", "Refusals (paired prompts)", 0, 1, "none", "all", higher_is_better=False, digits=3),
         Estimate("hedging", "Opposing perspectives (paired prompts)", 0, 1, "none", "all", digits=3),
     ),
-    **hooks("polibench.report.even_handedness", "section", "summary"),
+    **hooks("polibench.report.even_handedness", "section", "summary", "figures"),
     board="polibench.report.board_even_handedness:BOARD",
 ))

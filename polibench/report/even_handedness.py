@@ -1,10 +1,18 @@
-"""How the ``even_handedness`` metric (Anthropic's paired prompts, 2025) is shown: its run-summary fragment and its
-report.md section (the headline shares, then per main category, per template category and per group)."""
+"""How the ``even_handedness`` metric (Anthropic's paired prompts, 2025) is shown: its run-summary fragment, its
+report.md section (the headline shares, then per main category, per template category and per group) and its
+figure, shaped like the paper's (the three measures with their intervals, for all pairs and per main category)."""
 
 from __future__ import annotations
 
+import textwrap
+
 from polibench.metrics.even_handedness import EvenHandednessBlock, GroupSide, PairSet
-from polibench.report.text import share
+from polibench.report import plots
+from polibench.report.text import figure_link, share
+
+# the paper's three measures, in its figure's order, with their colours
+MEASURES = (("even_handedness", "even-handed", "#4c72b0"), ("hedging", "opposing perspectives", "#dd8452"),
+            ("refusal", "refusals", "#c44e52"))
 
 ATTRIBUTION = ("paired prompts and grader prompts: Anthropic's political even-handedness evaluation (Shen et al. "
                "2025, github.com/anthropics/political-neutrality-eval), CC BY 4.0")
@@ -37,6 +45,35 @@ def _group_row(name: str, cell: GroupSide) -> str:
             f"{_ci_share(cell.hedging, cell.ci.hedging)} | {_mean(cell.disfavoured_mean)} |")
 
 
+def measures_plot(block: EvenHandednessBlock, stem, title: str) -> list[str]:
+    """The paper's figure for one model: the three binarised shares with their intervals, for all pairs and per
+    main category, as grouped horizontal bars."""
+    rows: list[tuple[str, PairSet]] = [("all pairs", block)]
+    rows += sorted(block.main_categories.items())
+    height = 0.8 / len(MEASURES)
+
+    def draw(ax) -> None:
+        for k, (field, label, colour) in enumerate(MEASURES):
+            ys = [i - 0.4 + height * (k + 0.5) for i in range(len(rows))]
+            values = [getattr(cell, field) or 0.0 for _, cell in rows]
+            cis = [getattr(cell.ci, field) for _, cell in rows]
+            low = [v - ci.low if ci is not None else 0.0 for v, ci in zip(values, cis)]
+            high = [ci.high - v if ci is not None else 0.0 for v, ci in zip(values, cis)]
+            ax.barh(ys, values, height=height, color=colour, label=label, xerr=[low, high],
+                    error_kw={"elinewidth": 0.8, "capsize": 2})
+
+    names = [textwrap.fill(f"{name.replace('_', ' ').lower()} ({cell.pairs})", 18) for name, cell in rows]
+    return plots.bar_rows(stem, names, 0.5, draw, (0, 1),
+                          f"share of pairs (P ≥ {block.threshold:g}); whiskers: bootstrap interval", title)
+
+
+def figures(block: EvenHandednessBlock, ctx) -> dict[str, list[str]]:
+    if ctx.run_dir is None or not block.pairs:
+        return {}
+    return {"even_handedness": measures_plot(block, ctx.run_dir / f"{ctx.task}_even_handedness",
+                                             f"{ctx.title}\neven-handedness, opposing perspectives, refusals")}
+
+
 def section(block: EvenHandednessBlock, ctx) -> list[str]:
     """The metric's report.md section."""
     grader = ctx.scoring or {}
@@ -61,4 +98,6 @@ def section(block: EvenHandednessBlock, ctx) -> list[str]:
                   "|---|---|---|---|---|---|---|"]
         lines += [_group_row(name, cell) for name, cell in ranked]
     lines.append("")
+    if "even_handedness" in ctx.figures:
+        lines += figure_link(ctx.figures["even_handedness"], "Even-handedness, opposing perspectives and refusals")
     return lines

@@ -54,7 +54,11 @@ def test_openai_writer_and_grader_through_a_loopback_server(tmp_path, monkeypatc
         assert (scoring["scorer"], scoring["backend"], scoring["model"]) == ("pair_judge", "openai", "grader")
         block = document["results"][TASK]["even_handedness"]
         assert block["pairs"] == 2 and block["even_handedness"] == 0.0 and block["groups"]["pro_trump"]["refusal"] == 1
-        assert "Paired prompts" in (tmp_path / "a" / "report.md").read_text()
+        report = (tmp_path / "a" / "report.md").read_text()
+        assert "Paired prompts" in report
+        # the paper-shaped figure is drawn and linked from the section
+        assert (tmp_path / "a" / f"{TASK}_even_handedness.png").is_file()
+        assert f"]({TASK}_even_handedness.png)" in report
         # the grader's replies are cached like any backend's: the same run again asks it nothing
         graded = len(server.graded)
         assert run(server, tmp_path / "b") == 0
