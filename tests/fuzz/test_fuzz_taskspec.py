@@ -212,3 +212,20 @@ def test_an_include_path_that_is_no_folder_is_one_error(path, tmp_path, monkeypa
     given_path = path.format(missing=tmp_path / "missing", a_file=a_file)
     code, _, err = run_cli(["list", "--include-path", given_path])
     assert_user_error(code, err, "--include-path", "an existing folder of task YAML files")
+
+
+def test_a_file_read_again_is_the_same_data_in_a_fresh_copy_and_an_edit_is_read_anew(tmp_path):
+    """read_yaml keeps what it parsed (by the bytes' digest): the same data again, never the object another caller
+    holds, and a changed file parsed again; a bad file is an error every time, not a kept result."""
+    path = tmp_path / "spec.yaml"
+    path.write_text("instrument: x\nitems:\n- id: a\n  text: first\n")
+    first = yaml_file.read_yaml(path)
+    first["items"][0]["text"] = "changed by a caller"
+    again = yaml_file.read_yaml(path)
+    assert again == {"instrument": "x", "items": [{"id": "a", "text": "first"}]} and again is not first
+    path.write_text("instrument: x\nitems:\n- id: a\n  text: second\n")
+    assert yaml_file.read_yaml(path)["items"][0]["text"] == "second"
+    path.write_text("instrument: x\ninstrument: y\n")
+    for _ in range(2):
+        with pytest.raises(SpecError, match="each key once"):
+            yaml_file.read_yaml(path)
