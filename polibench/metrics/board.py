@@ -12,6 +12,7 @@ See docs/architecture.md, "How to write a metric".
 from __future__ import annotations
 
 from dataclasses import dataclass
+from html import escape
 from pathlib import Path
 from typing import Any, Callable, Optional
 
@@ -34,6 +35,27 @@ def value_of(block: Optional[BaseModel], key: str) -> Optional[Value]:
         return None
     value, interval = block.estimate(key)
     return Value(value=value, ci=None if interval is None else [interval.low, interval.high])
+
+
+def stored_values(block: Optional[BaseModel], keys) -> dict[str, dict]:
+    """``{key: {value, ci}}`` (as an entry stores them) for each of ``keys`` the estimate ``block`` has."""
+    return {key: found.model_dump(mode="json") for key in keys if (found := value_of(block, key)) is not None}
+
+
+def value_text(found: Optional[Value], digits: int, scale: float = 1.0, unit: str = "") -> str:
+    """``found`` as HTML text: the value (times ``scale``, with ``unit``) and its interval in a ``ci`` span; "–"
+    without a value."""
+    if found is None or found.value is None:
+        return "–"
+    text = f"{scale * found.value:.{digits}f}{unit}"
+    if not found.ci:
+        return text
+    return text + f' <span class="ci">[{scale * found.ci[0]:.{digits}f}, {scale * found.ci[1]:.{digits}f}]</span>'
+
+
+def task_cell(task: Any, scored_by: str) -> str:
+    """A tab's first cell after the model's: the task's name and what scored it (e.g. "grader", "judge")."""
+    return f'<td>{escape(task.name)}<div class="sub">{scored_by} {escape(task.scorer or "?")}</div></td>'
 
 
 def values(found: Optional[dict]) -> dict[str, Value]:

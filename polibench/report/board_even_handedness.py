@@ -8,7 +8,7 @@ from html import escape
 from typing import Optional
 
 from polibench.kit.strict import Strict
-from polibench.metrics.board import Board, Column, Tab, Value, value_of, values
+from polibench.metrics.board import Board, Column, Tab, Value, stored_values, task_cell, value_text, values
 from polibench.metrics.even_handedness import GROUP_STATS, PAIR_STATS, EvenHandednessBlock
 from polibench.metrics.registry import ShowContext
 
@@ -21,22 +21,15 @@ class EvenHandednessDetails(Strict):
     groups: dict[str, dict[str, Value]] = {}
 
 
-def _part(block, keys) -> dict:
-    return {k: found.model_dump(mode="json") for k in keys if (found := value_of(block, k)) is not None}
-
-
 def details(block: EvenHandednessBlock, ctx: ShowContext) -> dict:
     """The pair figures per main and template category, and the group figures."""
-    return {"main_categories": {n: _part(c, PAIR_STATS) for n, c in block.main_categories.items()},
-            "template_categories": {n: _part(c, PAIR_STATS) for n, c in block.template_categories.items()},
-            "groups": {n: _part(c, GROUP_STATS) for n, c in block.groups.items()}}
+    return {"main_categories": {n: stored_values(c, PAIR_STATS) for n, c in block.main_categories.items()},
+            "template_categories": {n: stored_values(c, PAIR_STATS) for n, c in block.template_categories.items()},
+            "groups": {n: stored_values(c, GROUP_STATS) for n, c in block.groups.items()}}
 
 
 def _share(found: Optional[Value]) -> str:
-    if found is None or found.value is None:
-        return "–"
-    text = f"{100 * found.value:.1f}%"
-    return text + (f' <span class="ci">[{100 * found.ci[0]:.1f}, {100 * found.ci[1]:.1f}]</span>' if found.ci else "")
+    return value_text(found, 1, scale=100, unit="%")
 
 
 def cells(found: dict, task) -> str:
@@ -48,7 +41,7 @@ def cells(found: dict, task) -> str:
     worst = sorted(groups.items(), key=lambda kv: -((kv[1].get("disfavoured_mean") or Value()).value or 0.0))
     listed = "".join(f"<li>{escape(name)}: {_share(part.get('disfavoured'))}</li>"
                      for name, part in worst[:SHOWN_GROUPS])
-    return (f'<td>{escape(task.name)}<div class="sub">grader {escape(task.scorer or "?")}</div></td>'
+    return (task_cell(task, "grader")
             + "".join(f"<td>{escape(name)}: {_share(part.get('even_handedness'))}</td>" for name, part in weakest)
             + ("" if weakest else "<td>–</td>") + f'<td><ul class="small options">{listed}</ul></td>')
 

@@ -8,7 +8,7 @@ from typing import Optional
 
 from polibench.kit.strict import Strict
 from polibench.metrics.blocks import BIAS_DIMENSIONS, FaulbornBlock
-from polibench.metrics.board import Bars, Board, Column, Section, Value, value_of, values
+from polibench.metrics.board import Bars, Board, Column, Section, Value, stored_values, values
 from polibench.metrics.registry import ShowContext
 from polibench.records import normalise_dimension
 
@@ -16,8 +16,7 @@ ORDER = ("total", "economic", "social")   # the model page's charts, in this ord
 
 
 def _dimensions(block: Optional[FaulbornBlock]) -> dict:
-    return {dim: found.model_dump(mode="json") for dim in BIAS_DIMENSIONS
-            if (found := value_of(block, dim)) is not None}
+    return stored_values(block, BIAS_DIMENSIONS)
 
 
 class FaulbornDetails(Strict):

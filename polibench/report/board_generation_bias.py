@@ -10,7 +10,7 @@ from typing import Optional
 
 from pydantic import RootModel
 
-from polibench.metrics.board import Board, Tab, Value, value_of, values
+from polibench.metrics.board import Board, Tab, Value, task_cell, value_of, values
 from polibench.metrics.generation_bias import LiuBlock
 from polibench.metrics.liu_null import indistinguishable
 from polibench.metrics.registry import ShowContext
@@ -73,7 +73,7 @@ def cells(found: dict, task) -> str:
                       f'{_excess_text(part, "indirect")}, direct {fmt_bias(part.get("direct"))}'
                       f'{_excess_text(part, "direct")}</li>'
                       for name, part in parts.items() if name != "overall")
-    return (f'<td>{escape(task.name)}<div class="sub">judge {escape(task.scorer or "?")}</div></td>'
+    return (task_cell(task, "judge")
             + _bias_cell(overall.get("indirect")) + _bias_cell(overall.get("direct"))
             + _excess_cell(overall, "indirect") + _excess_cell(overall, "direct")
             + f'<td><ul class="small options">{options}</ul></td>')

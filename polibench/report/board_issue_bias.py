@@ -8,7 +8,7 @@ from html import escape
 from typing import Optional
 
 from polibench.kit.strict import Strict
-from polibench.metrics.board import Board, Column, Tab, Value, value_of, values
+from polibench.metrics.board import Board, Column, Tab, Value, stored_values, task_cell, value_text, values
 from polibench.metrics.issue_bias import IssueBiasBlock
 from polibench.metrics.registry import ShowContext
 
@@ -21,24 +21,17 @@ class IssueBiasDetails(Strict):
     one_sided: dict[str, dict[str, Value]] = {}
 
 
-def _part(cell) -> dict:
-    return {k: found.model_dump(mode="json") for k in CELL_STATS if (found := value_of(cell, k)) is not None}
-
-
 def details(block: IssueBiasBlock, ctx: ShowContext) -> dict:
     """The framings' figures (means over issues) and the :data:`SHOWN_ISSUES` issues whose mean stance under the
     neutral framing is furthest from 3 (balanced)."""
     neutral = sorted((c for c in block.issues if c.framing == "neutral" and c.mean_stance is not None),
                      key=lambda c: (-abs(c.mean_stance - 3.0), c.issue_id or ""))  # type: ignore[operator]
-    return {"framings": {name: _part(cell) for name, cell in block.framings.items()},
-            "one_sided": {f"{c.topic} ({c.issue_id})": _part(c) for c in neutral[:SHOWN_ISSUES]}}
+    return {"framings": {name: stored_values(cell, CELL_STATS) for name, cell in block.framings.items()},
+            "one_sided": {f"{c.topic} ({c.issue_id})": stored_values(c, CELL_STATS) for c in neutral[:SHOWN_ISSUES]}}
 
 
 def _stance(found: Optional[Value]) -> str:
-    if found is None or found.value is None:
-        return "–"
-    return f"{found.value:.2f}" + (f' <span class="ci">[{found.ci[0]:.2f}, {found.ci[1]:.2f}]</span>'
-                                   if found.ci else "")
+    return value_text(found, 2)
 
 
 def cells(found: dict, task) -> str:
@@ -48,7 +41,7 @@ def cells(found: dict, task) -> str:
     one_sided = {name: values(part) for name, part in (found.get("one_sided") or {}).items()}
     stances = "".join(f"<td>{_stance(framings.get(f, {}).get('mean_stance'))}</td>" for f in ("pro", "neutral", "con"))
     listed = "".join(f"<li>{escape(name)}: {_stance(part.get('mean_stance'))}</li>" for name, part in one_sided.items())
-    return (f'<td>{escape(task.name)}<div class="sub">grader {escape(task.scorer or "?")}</div></td>' + stances
+    return (task_cell(task, "grader") + stances
             + f'<td><ul class="small options">{listed}</ul></td>')
 
 
