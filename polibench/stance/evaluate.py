@@ -89,6 +89,16 @@ def row_at(report: dict, threshold: float) -> Optional[dict]:
     return next((row for row in report["thresholds"] if abs(row["threshold"] - threshold) < 1e-9), None)
 
 
+def class_table_lines(title: str, table: dict) -> list[str]:
+    """A classification table (:func:`classification_table`) as text: per class, then the macro row."""
+    lines = [f"  {title:<10} {'precision':>9} {'recall':>7} {'F1':>6} {'support':>8}"]
+    for label, c in table["per_class"].items():
+        lines.append(f"  {label:<10} {c['precision']:>9.3f} {c['recall']:>7.3f} {c['f1']:>6.3f} {c['support']:>8}")
+    lines.append(f"  {'macro':<10} {table['macro_precision']:>9.3f} {table['macro_recall']:>7.3f} "
+                 f"{table['macro_f1']:>6.3f}   accuracy {table['accuracy']:.3f}")
+    return lines
+
+
 def format_report(report: dict, detail_thresholds: Sequence[float] = (0.0, 0.9)) -> str:
     """Plain-text tables: per-class figures at the detail thresholds, then the threshold sweep."""
     lines = [f"scorer {report['scorer'].get('scorer')} on {report['data'] or 'data'}: {report['n']} examples, "
@@ -98,12 +108,8 @@ def format_report(report: dict, detail_thresholds: Sequence[float] = (0.0, 0.9))
         if row is None:
             continue
         lines += ["", f"confidence >= {t:.1f}: {row['retained']}/{report['n']} retained "
-                      f"({100 * row['retained_share']:.1f}%)",
-                  f"  {'label':<10} {'precision':>9} {'recall':>7} {'F1':>6} {'support':>8}"]
-        for label, c in row["per_class"].items():
-            lines.append(f"  {label:<10} {c['precision']:>9.3f} {c['recall']:>7.3f} {c['f1']:>6.3f} {c['support']:>8}")
-        lines.append(f"  {'macro':<10} {row['macro_precision']:>9.3f} {row['macro_recall']:>7.3f} "
-                     f"{row['macro_f1']:>6.3f}   accuracy {row['accuracy']:.3f}")
+                      f"({100 * row['retained_share']:.1f}%)"]
+        lines += class_table_lines("label", row)
     lines += ["", f"  {'threshold':>9} {'retained':>9} {'share':>7} {'macro-F1':>9} {'accuracy':>9}"]
     for row in report["thresholds"]:
         lines.append(f"  {row['threshold']:>9.1f} {row['retained']:>9} {row['retained_share']:>7.3f} "

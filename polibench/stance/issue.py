@@ -46,8 +46,9 @@ def default_key() -> str:
     return digest.hexdigest()
 
 
-def default_model_dir() -> Path:
-    return cache_dir() / "issue_stance" / f"minilm-{default_key()[:16]}"
+def default_model_dir(key: Optional[str] = None) -> Path:
+    """The cache folder of the default model (``key``: :func:`default_key`, when the caller has it already)."""
+    return cache_dir() / "issue_stance" / f"minilm-{(key or default_key())[:16]}"
 
 
 def training_examples() -> list[IssueExample]:
@@ -56,7 +57,8 @@ def training_examples() -> list[IssueExample]:
 
 def ensure_default_model() -> IssueStanceModel:
     """The default model, trained first if this cache does not hold it yet."""
-    folder = default_model_dir()
+    key = default_key()
+    folder = default_model_dir(key)
     if (folder / MODEL_FILE).is_file():
         return IssueStanceModel.load(folder)
     folder.parent.mkdir(parents=True, exist_ok=True)
@@ -69,7 +71,7 @@ def ensure_default_model() -> IssueStanceModel:
               file=sys.stderr, flush=True)
         started = time.perf_counter()
         model = train_model(str(minilm_path()), train, **RECIPE["fit"])  # type: ignore[arg-type]
-        model.info.update({"key": default_key()[:16], "recipe": RECIPE,
+        model.info.update({"key": key[:16], "recipe": RECIPE,
                            "train_seconds": round(time.perf_counter() - started, 1)})
         publish_folder(folder, model.save)
     return model

@@ -14,7 +14,7 @@ from typing import Sequence
 
 from polibench.records import ISSUE_LABELS, Issue, Sample
 from polibench.scoring.base import StanceResult, StanceScorer
-from polibench.stance.evaluate import THRESHOLDS, classification_table, row_at
+from polibench.stance.evaluate import THRESHOLDS, class_table_lines, classification_table, row_at
 from polibench.stance.issue_data import THREE_WAY, IssueExample
 
 SIDES = ("pro", "neutral", "con")
@@ -81,13 +81,7 @@ def format_issue_report(report: dict, detail_thresholds: Sequence[float] = (0.0,
         lines += ["", f"confidence >= {t:.1f}: {row['retained']}/{report['n']} retained "
                       f"({100 * row['retained_share']:.1f}%)"]
         for name in ("six_way", "three_way"):
-            table = row[name]
-            lines.append(f"  {name.replace('_', '-'):<10} {'precision':>9} {'recall':>7} {'F1':>6} {'support':>8}")
-            for label, c in table["per_class"].items():
-                lines.append(f"  {label:<10} {c['precision']:>9.3f} {c['recall']:>7.3f} {c['f1']:>6.3f} "
-                             f"{c['support']:>8}")
-            lines.append(f"  {'macro':<10} {table['macro_precision']:>9.3f} {table['macro_recall']:>7.3f} "
-                         f"{table['macro_f1']:>6.3f}   accuracy {table['accuracy']:.3f}")
+            lines += class_table_lines(name.replace("_", "-"), row[name])
     lines += ["", f"  {'threshold':>9} {'retained':>9} {'share':>7} {'6-way F1':>9} {'3-way F1':>9} "
                   f"{'6-way acc':>9} {'3-way acc':>9}"]
     for row in report["thresholds"]:
