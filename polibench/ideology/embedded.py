@@ -39,7 +39,7 @@ from polibench.ideology.judge import (
     train_judge,
     validation_figures,
 )
-from polibench.kit.files import file_lock, publish_folder
+from polibench.kit.files import cached_or_made, publish_folder
 from polibench.models.eta import duration
 from polibench.paths import cache_dir, unwritable_reason
 from polibench.scoring.ideology import IdeologyScorer
@@ -81,18 +81,11 @@ def training_plan(n_train: int) -> str:
 
 def ensure_default_judge() -> EmbeddingJudge:
     """The default judge, trained (and measured on the test split) first if this cache does not hold it yet."""
-    folder = default_judge_dir()
-    if (folder / JUDGE_FILE).is_file():
-        return EmbeddingJudge.load(folder)
-    folder.parent.mkdir(parents=True, exist_ok=True)
-    with file_lock(folder.parent / f".{folder.name}.lock"):
-        if (folder / JUDGE_FILE).is_file():  # another process finished it while we waited
-            return EmbeddingJudge.load(folder)
+
+    def make(folder: Path) -> EmbeddingJudge:
         train = training_texts()
         test = corpus_split("test")
-        print(f"polibench: training the offline ideology judge once on {len(train)} texts (TF-IDF words and MiniLM-L6 "
-              f"embeddings, logistic regression; a minute or two on 2 CPU cores); cached in {folder}",
-              file=sys.stderr, flush=True)
+        print(f"polibench: {training_plan(len(train))}; cached in {folder}", file=sys.stderr, flush=True)
         started = time.perf_counter()
         judge = train_judge(train, str(minilm_path()), c=float(RECIPE["C"]),  # type: ignore[arg-type]
                             neutral_weight=float(RECIPE["neutral_weight"]),  # type: ignore[arg-type]
@@ -110,7 +103,9 @@ def ensure_default_judge() -> EmbeddingJudge:
                                               **validation_figures(probs[sure], labels[sure])},
                            "test_topics": len({t.group for t in test if not t.group.startswith("general-")})})
         publish_folder(folder, judge.save)
-    return judge
+        return judge
+
+    return cached_or_made(default_judge_dir(), JUDGE_FILE, EmbeddingJudge.load, make)
 
 
 class EmbeddedIdeologyScorer(IdeologyScorer):

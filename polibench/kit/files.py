@@ -7,7 +7,9 @@ import os
 import shutil
 import tempfile
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Callable, Iterator, TypeVar
+
+T = TypeVar("T")
 
 
 def atomic_write_bytes(path: Path, data: bytes) -> None:
@@ -58,3 +60,17 @@ def file_lock(path: Path) -> Iterator[None]:
             yield
         finally:
             fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def cached_or_made(folder: Path, marker: str, load: Callable[[Path], T], make: Callable[[Path], T]) -> T:
+    """A model trained at first use and cached in ``folder``: ``load(folder)`` when ``folder/marker`` exists;
+    else ``make(folder)``, which must leave ``marker`` in ``folder`` (e.g. through :func:`publish_folder`), under a
+    lock beside the folder, so concurrent processes train once; one that waited loads what the first one made."""
+    folder = Path(folder)
+    if (folder / marker).is_file():
+        return load(folder)
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    with file_lock(folder.parent / f".{folder.name}.lock"):
+        if (folder / marker).is_file():  # another process finished it while this one waited
+            return load(folder)
+        return make(folder)

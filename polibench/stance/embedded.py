@@ -33,7 +33,7 @@ from typing import Sequence
 
 from polibench.cache.speed import read_speed, record_speed
 from polibench.errors import PolibenchError
-from polibench.kit.files import file_lock
+from polibench.kit.files import cached_or_made
 from polibench.models.eta import WARMUP_SHARE, EtaEstimator, duration
 from polibench.paths import cache_dir, unwritable_reason
 from polibench.scoring.base import LABELS
@@ -139,13 +139,8 @@ def _eta_callback(steps: int):
 
 def ensure_default_checkpoint(show_progress: bool = True) -> Path:
     """The trained embedded default, training it first if this cache does not hold it yet."""
-    final = default_checkpoint_dir()
-    if (final / METADATA).is_file():
-        return final
-    final.parent.mkdir(parents=True, exist_ok=True)
-    with file_lock(final.parent / f".{final.name}.lock"):
-        if (final / METADATA).is_file():  # another process finished it while we waited
-            return final
+
+    def make(final: Path) -> Path:
         for stale in final.parent.glob(f".{final.name}.tmp-*"):  # left by a killed run; we hold the lock
             shutil.rmtree(stale, ignore_errors=True)
         train = load_examples(gold_path("train"))
@@ -167,7 +162,9 @@ def ensure_default_checkpoint(show_progress: bool = True) -> Path:
         seconds = json.loads((final / METADATA).read_text(encoding="utf-8")).get("train_seconds")
         if seconds:  # loading, training and saving, per step: what the next first use on this machine costs
             record_speed(training_speed_key(), float(seconds), steps, what="offline stance scorer training")
-    return final
+        return final
+
+    return cached_or_made(default_checkpoint_dir(), METADATA, lambda final: final, make)
 
 
 class EmbeddedStanceScorer(ClassifierScorer):

@@ -8,8 +8,9 @@ sentence-level side classifier, a logistic-regression head over the response) is
 train and dev splits of polibench's issue-stance gold set (``polibench/data/issue_stance``, hand-written
 responses on 43 issues of its own), the first time it is needed, and cached under
 ``<cache_dir>/issue_stance/minilm-<key>``, where the key hashes the training files, the recipe and the encoder's
-config. Concurrent processes wait on a lock file and reuse the finished model. :data:`RECIPE` had the best 6-way
-dev macro-F1 of the three recipes compared (``benchmarks/bench_issue_scorer.py``); its dev and test-split
+config. Concurrent processes wait on a lock file and reuse the finished model. The run's plan says how long the
+training will take once this cache has recorded its speed (:mod:`polibench.cache.speed`). :data:`RECIPE` had the
+best 6-way dev macro-F1 of the three recipes compared (``benchmarks/bench_issue_scorer.py``); its dev and test-split
 figures are in docs/writing-bias.md.
 
 ``model=FOLDER`` (``--scorer-args``) uses a model saved elsewhere instead (tests use a tiny one).
@@ -24,8 +25,10 @@ import time
 from pathlib import Path
 from typing import Optional, Sequence
 
+from polibench.cache.speed import read_speed, record_speed
 from polibench.errors import PolibenchError
-from polibench.kit.files import file_lock, publish_folder
+from polibench.kit.files import cached_or_made, publish_folder
+from polibench.models.eta import duration
 from polibench.paths import cache_dir, unwritable_reason
 from polibench.records import ISSUE_LABELS, Sample
 from polibench.scoring.base import StanceResult, StanceScorer, require_issues
@@ -55,26 +58,35 @@ def training_examples() -> list[IssueExample]:
     return [e for split in RECIPE["train_splits"] for e in load_issue_examples(f"gold:{split}")]  # type: ignore
 
 
+SPEED_KEY = "train:issue-stance:" + hashlib.sha256(json.dumps(RECIPE, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def training_plan(n_train: int) -> str:
+    """The first-use line of the run's plan: what is trained and its ETA (from this cache's record of the
+    recipe's speed: seconds per gold response, embedding and fit included)."""
+    speed = read_speed(SPEED_KEY)
+    eta = (f"ETA about {duration(speed.seconds * n_train)} ({speed.describe('response')})" if speed is not None
+           else "no training speed recorded in this cache yet (it embeds every sentence once)")
+    return (f"the offline issue-stance scorer is trained once, on first use: MiniLM-L6 sentence embeddings of "
+            f"{n_train} gold responses + logistic regression; {eta}")
+
+
 def ensure_default_model() -> IssueStanceModel:
     """The default model, trained first if this cache does not hold it yet."""
     key = default_key()
-    folder = default_model_dir(key)
-    if (folder / MODEL_FILE).is_file():
-        return IssueStanceModel.load(folder)
-    folder.parent.mkdir(parents=True, exist_ok=True)
-    with file_lock(folder.parent / f".{folder.name}.lock"):
-        if (folder / MODEL_FILE).is_file():  # another process finished it while we waited
-            return IssueStanceModel.load(folder)
+
+    def make(folder: Path) -> IssueStanceModel:
         train = training_examples()
-        print(f"polibench: training the offline issue-stance scorer once on {len(train)} gold responses (MiniLM-L6 "
-              f"sentence embeddings + logistic regression; it embeds every sentence once); cached in {folder}",
-              file=sys.stderr, flush=True)
+        print(f"polibench: {training_plan(len(train))}; cached in {folder}", file=sys.stderr, flush=True)
         started = time.perf_counter()
         model = train_model(str(minilm_path()), train, **RECIPE["fit"])  # type: ignore[arg-type]
-        model.info.update({"key": key[:16], "recipe": RECIPE,
-                           "train_seconds": round(time.perf_counter() - started, 1)})
+        seconds = time.perf_counter() - started
+        record_speed(SPEED_KEY, seconds, len(train), what="offline issue-stance scorer training")
+        model.info.update({"key": key[:16], "recipe": RECIPE, "train_seconds": round(seconds, 1)})
         publish_folder(folder, model.save)
-    return model
+        return model
+
+    return cached_or_made(default_model_dir(key), MODEL_FILE, IssueStanceModel.load, make)
 
 
 class IssueStanceScorer(StanceScorer):
@@ -94,8 +106,7 @@ class IssueStanceScorer(StanceScorer):
     def first_use_plan(cls, model: Optional[str] = None, **scorer_args) -> Optional[str]:
         if model or (default_model_dir() / MODEL_FILE).is_file():
             return None
-        return (f"the offline issue-stance scorer is trained once, on first use: MiniLM-L6 sentence embeddings of "
-                f"{len(training_examples())} gold responses + logistic regression (it embeds every sentence once)")
+        return training_plan(len(training_examples()))
 
     def preflight(self) -> None:
         if self.model_dir is not None:

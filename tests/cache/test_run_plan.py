@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import pytest
 
@@ -162,3 +163,35 @@ def test_the_ideology_judges_first_use_is_in_the_plan(cache):
     assert f"; ETA about {plan_module.duration(0.25 * n_train)} (0.25 s per text, measured on {n_train} texts" \
         in embedded.EmbeddedIdeologyScorer.first_use_plan()
     assert embedded.EmbeddedIdeologyScorer.first_use_plan(judge="my/judge") is None  # a given judge is not trained
+
+
+def test_the_issue_scorers_first_use_is_in_the_plan_and_its_training_speed_is_recorded(cache, monkeypatch):
+    """The issue-stance scorer's plan line, with and without a recorded speed; training records its speed per gold
+    response (the recipe's fit is replaced by a stub model: the line and the record are what is checked)."""
+    from polibench.stance import issue
+
+    n_train = len(issue.training_examples())
+    line = issue.IssueStanceScorer.first_use_plan()
+    assert line == (f"the offline issue-stance scorer is trained once, on first use: MiniLM-L6 sentence embeddings "
+                    f"of {n_train} gold responses + logistic regression; no training speed recorded in this cache "
+                    "yet (it embeds every sentence once)")
+    assert issue.IssueStanceScorer.first_use_plan(model="my/model") is None  # a given model is not trained
+
+    class Stub:
+        info: dict = {}
+
+        def save(self, folder):
+            folder.mkdir(parents=True)
+            (folder / issue.MODEL_FILE).write_text("{}")
+
+    clock = iter([100.0, 100.0 + 0.5 * n_train])
+    monkeypatch.setattr(issue.time, "perf_counter", lambda: next(clock))
+    monkeypatch.setattr(issue, "train_model", lambda *args, **kwargs: Stub())
+    monkeypatch.setattr(issue, "minilm_path", lambda: Path("minilm"))
+    monkeypatch.setattr(issue, "default_key", lambda: "f" * 64)
+    issue.ensure_default_model()
+    kept = read_speed(issue.SPEED_KEY)
+    assert kept.units == n_train and kept.seconds == pytest.approx(0.5)
+    monkeypatch.setattr(issue, "default_key", lambda: "e" * 64)  # another key: not trained in this cache
+    assert f"; ETA about {plan_module.duration(0.5 * n_train)} (0.50 s per response, measured on {n_train} " \
+        "responses" in issue.IssueStanceScorer.first_use_plan()

@@ -95,3 +95,36 @@ def test_publish_folder_replaces_a_folder_whole_and_a_failed_write_leaves_the_ol
     with pytest.raises(OSError):
         publish_folder(target, write("broken"))
     assert (target / "weights").read_text() == "two"
+
+
+def test_cached_or_made_trains_once_while_a_concurrent_caller_waits_and_then_loads(tmp_path):
+    """Two threads ask for the same model at once: one makes it (slowly), the other waits on the lock and loads
+    what the first published; a third call loads without waiting; a folder without its marker is made again."""
+    import threading
+    import time
+
+    from polibench.kit.files import cached_or_made, publish_folder
+
+    made, loaded, results = [], [], []
+
+    def make(folder):
+        made.append(threading.current_thread().name)
+        time.sleep(0.3)
+        publish_folder(folder, lambda tmp: (tmp.mkdir(), (tmp / "model.json").write_text("made")))
+        return "made"
+
+    def load(folder):
+        loaded.append(threading.current_thread().name)
+        return (folder / "model.json").read_text()
+
+    target = tmp_path / "cache" / "model-abc"
+    threads = [threading.Thread(target=lambda: results.append(cached_or_made(target, "model.json", load, make)),
+                                name=f"t{i}") for i in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(made) == 1 and len(loaded) == 1 and made != loaded and sorted(results) == ["made", "made"]
+    assert cached_or_made(target, "model.json", load, make) == "made" and len(made) == 1
+    (target / "model.json").unlink()
+    assert cached_or_made(target, "model.json", load, make) == "made" and len(made) == 2

@@ -71,8 +71,13 @@ def cached_wheel(folder: Path, inputs: Mapping[str, str]) -> Optional[Path]:
 
 
 def pip(args: Sequence[str], extra_env: Mapping[str, str]) -> None:
-    """Run this interpreter's pip; a failure stops the install with pip's exit code."""
-    done = subprocess.run([sys.executable, "-m", "pip", *args], env={**os.environ, **extra_env})
+    """Run this interpreter's pip (``pip install`` through installer.py: uv when the venv has it); a failure stops
+    the install with the installer's exit code."""
+    if args[0] == "install":
+        line = [sys.executable, str(Path(__file__).with_name("installer.py")), *args[1:]]
+    else:
+        line = [sys.executable, "-m", "pip", *args]
+    done = subprocess.run(line, env={**os.environ, **extra_env})
     if done.returncode != 0:
         raise SystemExit(done.returncode)
 
