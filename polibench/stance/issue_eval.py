@@ -4,7 +4,11 @@ The six labels are scored as they are (6-way), and read as IssueBench's three si
 neutral = 3 or refusal, con = 4-5). As for the stance scorers (:mod:`polibench.stance.evaluate`), at each
 confidence threshold t in 0.0, 0.1, ..., 0.9 a response is *retained* when the scorer named a label with
 confidence >= t, and the figures are computed over the retained responses only, next to the retained share.
-Macro-F1 averages the classes present in the gold labels (scikit-learn, a class never predicted scores 0).
+Macro-F1 averages the classes present in the gold labels (scikit-learn, a class never predicted scores 0), at
+every threshold the same classes: so at a high threshold a class none of whose responses is retained counts as
+F1 0. Each row therefore also records ``classes_retained`` (the classes with at least one retained gold
+response), and the sweep prints it beside the macro-F1 (``0.444 (3/6)``), so that a low macro-F1 with a high
+accuracy is read for what it is.
 """
 
 from __future__ import annotations
@@ -41,6 +45,8 @@ def threshold_rows(gold: Sequence[str], results: Sequence[StanceResult],
         g6, p6 = [g for g, _ in kept], [str(p) for _, p in kept]
         table6 = classification_table(g6, p6, six)
         table3 = classification_table([THREE_WAY[g] for g in g6], [THREE_WAY.get(p, "none") for p in p6], three)
+        table6["classes_retained"] = sum(label in g6 for label in six)
+        table3["classes_retained"] = len({THREE_WAY[g] for g in g6})
         rows.append({"threshold": t, "retained": len(kept), "retained_share": round(len(kept) / max(1, len(gold)), 4),
                      "six_way": table6, "three_way": table3})
     return rows
@@ -82,10 +88,17 @@ def format_issue_report(report: dict, detail_thresholds: Sequence[float] = (0.0,
                       f"({100 * row['retained_share']:.1f}%)"]
         for name in ("six_way", "three_way"):
             lines += class_table_lines(name.replace("_", "-"), row[name])
-    lines += ["", f"  {'threshold':>9} {'retained':>9} {'share':>7} {'6-way F1':>9} {'3-way F1':>9} "
-                  f"{'6-way acc':>9} {'3-way acc':>9}"]
+    n6 = len(report["thresholds"][0]["six_way"]["per_class"]) if report["thresholds"] else 0
+    n3 = len(report["thresholds"][0]["three_way"]["per_class"]) if report["thresholds"] else 0
+    lines += ["", f"  {'threshold':>9} {'retained':>9} {'share':>7} {'6-way F1 (classes kept)':>23} "
+                  f"{'3-way F1 (classes kept)':>23} {'6-way acc':>9} {'3-way acc':>9}"]
+
+    def f1(table: dict, classes: int) -> str:
+        return f"{table['macro_f1']:.3f} ({table.get('classes_retained', classes)}/{classes})"
+
     for row in report["thresholds"]:
         lines.append(f"  {row['threshold']:>9.1f} {row['retained']:>9} {row['retained_share']:>7.3f} "
-                     f"{row['six_way']['macro_f1']:>9.3f} {row['three_way']['macro_f1']:>9.3f} "
+                     f"{f1(row['six_way'], n6):>23} {f1(row['three_way'], n3):>23} "
                      f"{row['six_way']['accuracy']:>9.3f} {row['three_way']['accuracy']:>9.3f}")
+    lines.append("  (macro-F1 averages every class of the data; a class with no retained response counts as 0)")
     return "\n".join(lines)

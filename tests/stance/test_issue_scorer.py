@@ -107,7 +107,12 @@ def test_stance_eval_reports_six_and_three_way_macro_f1_at_thresholds(tiny_model
                                                             labels=["pro", "neutral", "con"], average="macro",
                                                             zero_division=0), 4)
     for row in report["thresholds"]:
-        assert row["retained"] == sum(p["confidence"] >= row["threshold"] - 1e-9 for p in predictions)
+        kept = [p for p in predictions if p["confidence"] >= row["threshold"] - 1e-9]
+        assert row["retained"] == len(kept)
+        # the classes with a retained gold response, printed beside the macro-F1 that counts the others as 0
+        assert row["six_way"]["classes_retained"] == len({p["label"] for p in kept})
+        assert row["three_way"]["classes_retained"] == len({THREE_WAY[p["label"]] for p in kept})
+    assert f"{first['six_way']['macro_f1']:.3f} (6/6)" in printed
 
 
 @pytest.mark.parametrize("row, message", [
