@@ -206,7 +206,7 @@ def main() -> None:
 
     if args.threads:
         torch.set_num_threads(args.threads)
-    from polibench.debias.calibrate import CalibrationSettings, reinforced_calibration, training_prompts
+    from polibench.debias.calibrate import CalibrationSettings, grpo_finetune, training_prompts
     from polibench.debias.liu import LiuCalibratedBackend, LiuSettings
     from polibench.debias.perplexity import perplexity
     from polibench.debias.rerank import RerankBackend
@@ -281,8 +281,8 @@ def main() -> None:
                 settings = CalibrationSettings(steps=steps, kl=0.05, learning_rate=1e-4, generations=4,
                                                prompts_per_step=4, max_new_tokens=tokens, seed=args.seed)
                 started = time.time()
-                tuned = str(reinforced_calibration(planted, training_prompts(registry.task(task_name), registry),
-                                                   JudgeReward(guidance), root / "grpo", settings))
+                tuned = str(grpo_finetune(planted, training_prompts(registry.task(task_name), registry),
+                                          JudgeReward(guidance), root / "grpo", settings))
                 print(f"GRPO in {(time.time() - started) / 60:.1f} min", flush=True)
                 rows.append(measure("planted + GRPO (judge reward)", hf(tuned), registry, task_name, out, options,
                                     perplexity(tuned, held_out)))

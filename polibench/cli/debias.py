@@ -185,7 +185,7 @@ def liu_command(args, mode: int, registry, record: dict, out: Path) -> int:
 
 
 def grpo_command(args, mode: int, registry, task, record: dict, out: Path) -> int:
-    from polibench.debias.calibrate import CalibrationSettings, reinforced_calibration, training_prompts
+    from polibench.debias.calibrate import CalibrationSettings, grpo_finetune, training_prompts
     from polibench.debias.rewards import JudgeReward, WordListReward
 
     args.max_new_tokens = args.max_new_tokens or 32
@@ -206,7 +206,7 @@ def grpo_command(args, mode: int, registry, task, record: dict, out: Path) -> in
     start = time.time()
     print(f"polibench: GRPO fine-tuning of {args.model} (Mode {mode} reward, KL weight {args.kl}) on "
           f"{len(prompts)} prompts of {args.task}", file=sys.stderr)
-    reinforced_calibration(args.model, prompts, reward, out, settings)
+    grpo_finetune(args.model, prompts, reward, out, settings)
     record.update(settings={"steps": args.steps, "kl": args.kl, "lr": settings.learning_rate,
                             "generations": args.generations, "prompts_per_step": args.prompts_per_step},
                   minutes=round((time.time() - start) / 60, 2))

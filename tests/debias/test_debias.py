@@ -1,4 +1,4 @@
-"""Debiasing on a tiny GPT-2 built from a config: the two rewards, reinforced calibration on TRL (the policy
+"""Debiasing on a tiny GPT-2 built from a config: the two rewards, GRPO fine-tuning on TRL (the policy
 moves, the checkpoint is probed by `polibench run`), the rerank baseline and held-out perplexity."""
 
 import json
