@@ -296,7 +296,8 @@ def main() -> None:
         from polibench.ideology.embedded import default_key
 
         judge_key = f" (cache key {default_key()[:16]})"
-    print(f"\nevaluation judge: {evaluation}{f' {evaluation_args}' if evaluation_args else ''}{judge_key}; guidance judge: ideology_tfidf "
+    shown_args = f" {evaluation_args}" if evaluation_args else ""
+    print(f"\nevaluation judge: {evaluation}{shown_args}{judge_key}; guidance judge: ideology_tfidf "
           f"(default corpus); {limit or 'all'} keywords, {tokens} tokens, {args.samples} sample(s), "
           f"{rows[0]['permutations'] if rows else 0} null permutations")
     print("| model | indirect W2 [95% CI] | null | excess [95% CI] | p | direct W2 [95% CI] | null | "

@@ -46,12 +46,14 @@ def add_parser(sub) -> None:
     p.add_argument("--include-path", action="append", default=[], help="extra folder of task YAML files")
     p.add_argument("--guidance-scorer", default=GUIDANCE_DEFAULT,
                    help=f"ideology judge that guides Mode 2 (default {GUIDANCE_DEFAULT}: TF-IDF words + logistic "
-                        "regression, a different recipe from the evaluation judge)")
+                        "regression on the same corpus as the evaluation judge, which reads TF-IDF words beside MiniLM "
+                        "embeddings: a different judge, not an independent one)")
     p.add_argument("--guidance-scorer-args", help="guidance judge options as k=v,k=v")
     p.add_argument("--scorer", help="evaluation judge (default: the task's, ideology)")
     p.add_argument("--scorer-args", help="evaluation judge options as k=v,k=v")
     p.add_argument("--allow-same-judge", action="store_true",
-                   help="let one judge both guide and grade (refused by default; debias.json then says so)")
+                   help="let one judge both guide and grade (refused by default, on the resolved judge; debias.json, "
+                        "the run's results.json and report.md then say so)")
     p.add_argument("--corpus", metavar="JSONL",
                    help="partisan corpus (text, label) for Mode 1's word lists (default: polibench's ideology "
                         "corpus)")
