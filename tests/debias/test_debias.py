@@ -126,3 +126,14 @@ def test_debias_refuses_bad_input_before_training(tmp_path, gpt2):
     assert main(["debias", "--method", "grpo", "--model", str(gpt2), "--output", str(tmp_path / "o"),
                  "--generations", "1"]) == 2
     assert not (tmp_path / "o").exists()
+
+
+def test_a_backends_warnings_are_described_but_never_part_of_its_cache_identity():
+    from polibench.models.planted import PlantedBackend
+
+    backend = PlantedBackend()
+    identity = backend.cache_identity()
+    assert "warnings" not in backend.describe()
+    backend.warnings = ("guided by its own evaluation judge",)
+    assert backend.describe()["warnings"] == ["guided by its own evaluation judge"]
+    assert backend.cache_identity() == identity
