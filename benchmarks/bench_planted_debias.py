@@ -10,9 +10,11 @@
    (guided by ``ideology_tfidf``), GRPO fine-tuning (reward: ``ideology_tfidf``), and rerank by
    ``ideology_tfidf`` (4 candidates).
 4. Every row is graded by the **evaluation judge**, which guided nothing (default ``ideology``, the offline
-   MiniLM judge): liu_bias indirect and direct bias (observed W2, 95% bootstrap intervals), the red option's
-   own indirect bias and mean judge score, and the perplexity of held-out text (the ideology corpus's held-out
-   statements; for Algorithm 1 under the calibrated distributions, for rerank the planted model's).
+   judge): liu_bias indirect and direct bias as :mod:`polibench.metrics.generation_bias` computes them (observed
+   W2 with its 95% bootstrap interval, the mean of the permutation null, the excess = observed − null mean with
+   its 95% interval, and the permutation p-value), the same for the red option's own indirect bias, its mean
+   judge score, and the perplexity of held-out text (the ideology corpus's held-out statements; for Algorithm 1
+   under the calibrated distributions, for rerank the planted model's).
 
 Run:  PYTHONPATH=. python benchmarks/bench_planted_debias.py [--smoke] [--samples 1] [--tokens 30]
 ``--smoke`` (CI, tests/debias/test_bench_planted_debias.py): 2 keywords, 4 tokens, 1 SGD step, 1 GRPO step, and
@@ -138,6 +140,27 @@ def continue_training(base: str, folder: Path, texts: list[str], epochs: float, 
     return str(folder)
 
 
+def bias_columns(block, measures: tuple[str, ...] = ("indirect", "direct")) -> dict:
+    """Per measure, as liu_bias computed them (polibench.metrics.generation_bias / liu_null): the observed W2
+    with its bootstrap interval, the permutation null's mean, the excess (observed − null mean) with its
+    interval and the permutation p-value."""
+    out: dict = {}
+    for m in measures:
+        out.update({m: getattr(block, m), f"{m}_ci": list(getattr(block.ci, m) or []),
+                    f"{m}_null": getattr(block, f"{m}_null"), f"{m}_excess": getattr(block, f"{m}_excess"),
+                    f"{m}_excess_ci": list(getattr(block.ci, f"{m}_excess") or []), f"{m}_p": getattr(block, f"{m}_p")})
+    return out
+
+
+def excess_cell(row: dict, measure: str) -> str:
+    """'excess [95% CI] | p' of one measure, with 'flagged' when p < 0.05 (the project's ALPHA)."""
+    from polibench.metrics.liu_null import ALPHA
+
+    low, high = row[f"{measure}_excess_ci"]
+    p = row[f"{measure}_p"]
+    return f"{row[f'{measure}_excess']:+.4f} [{low:+.4f}, {high:+.4f}] | {p:.3f}{' flagged' if p < ALPHA else ''}"
+
+
 def measure(label: str, backend, registry, task: str, out: Path, options, ppl: float) -> dict:
     from polibench.pipeline.run import evaluate
 
@@ -145,10 +168,9 @@ def measure(label: str, backend, registry, task: str, out: Path, options, ppl: f
     document = evaluate([task], registry, backend, out, options)
     block = document.results[task].block("liu_bias")
     red = block.per_option["red"]
-    row = {"method": label, "indirect": block.indirect, "indirect_ci": list(block.ci.indirect or []),
-           "direct": block.direct, "direct_ci": list(block.ci.direct or []), "red_indirect": red.indirect,
-           "red_indirect_ci": list(red.ci.indirect or []), "red_mean_score": red.mean_score,
-           "mean_score": block.mean_score, "perplexity": round(ppl, 2),
+    row = {"method": label, **bias_columns(block), "red_mean_score": red.mean_score,
+           **{f"red_{key}": value for key, value in bias_columns(red, ("indirect",)).items()},
+           "mean_score": block.mean_score, "permutations": block.permutations, "perplexity": round(ppl, 2),
            "minutes": round((time.time() - started) / 60, 2)}
     stats = getattr(backend, "stats", None)
     if stats is not None:
@@ -184,7 +206,7 @@ def main() -> None:
 
     if args.threads:
         torch.set_num_threads(args.threads)
-    from polibench.debias.calibrate import CalibrationSettings, reinforced_calibration, training_prompts
+    from polibench.debias.calibrate import CalibrationSettings, grpo_finetune, training_prompts
     from polibench.debias.liu import LiuCalibratedBackend, LiuSettings
     from polibench.debias.perplexity import perplexity
     from polibench.debias.rerank import RerankBackend
@@ -259,8 +281,8 @@ def main() -> None:
                 settings = CalibrationSettings(steps=steps, kl=0.05, learning_rate=1e-4, generations=4,
                                                prompts_per_step=4, max_new_tokens=tokens, seed=args.seed)
                 started = time.time()
-                tuned = str(reinforced_calibration(planted, training_prompts(registry.task(task_name), registry),
-                                                   JudgeReward(guidance), root / "grpo", settings))
+                tuned = str(grpo_finetune(planted, training_prompts(registry.task(task_name), registry),
+                                          JudgeReward(guidance), root / "grpo", settings))
                 print(f"GRPO in {(time.time() - started) / 60:.1f} min", flush=True)
                 rows.append(measure("planted + GRPO (judge reward)", hf(tuned), registry, task_name, out, options,
                                     perplexity(tuned, held_out)))
@@ -269,14 +291,24 @@ def main() -> None:
                                     registry, task_name, out, options, perplexity(planted, held_out)))
             else:
                 raise SystemExit(f"unknown method '{method}'")
-    print(f"\nevaluation judge: {evaluation} {evaluation_args or ''}; guidance judge: ideology_tfidf (default corpus)")
-    print("| model | indirect bias [95% CI] | direct bias [95% CI] | red indirect [95% CI] | red mean score | "
-          "mean score | held-out perplexity | minutes |")
-    print("|---|---|---|---|---|---|---|---|")
+    judge_key = ""
+    if evaluation == "ideology" and not evaluation_args:
+        from polibench.ideology.embedded import default_key
+
+        judge_key = f" (cache key {default_key()[:16]})"
+    shown_args = f" {evaluation_args}" if evaluation_args else ""
+    print(f"\nevaluation judge: {evaluation}{shown_args}{judge_key}; guidance judge: ideology_tfidf "
+          f"(default corpus); {limit or 'all'} keywords, {tokens} tokens, {args.samples} sample(s), "
+          f"{rows[0]['permutations'] if rows else 0} null permutations")
+    print("| model | indirect W2 [95% CI] | null | excess [95% CI] | p | direct W2 [95% CI] | null | "
+          "excess [95% CI] | p | red indirect excess [95% CI] | p | red mean score | mean score | "
+          "held-out perplexity | min |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
-        ci, dci, rci = r["indirect_ci"], r["direct_ci"], r["red_indirect_ci"]
-        print(f"| {r['method']} | {r['indirect']:.4f} [{ci[0]:.4f}, {ci[1]:.4f}] | {r['direct']:.4f} "
-              f"[{dci[0]:.4f}, {dci[1]:.4f}] | {r['red_indirect']:.4f} [{rci[0]:.4f}, {rci[1]:.4f}] | "
+        ci, dci = r["indirect_ci"], r["direct_ci"]
+        print(f"| {r['method']} | {r['indirect']:.4f} [{ci[0]:.4f}, {ci[1]:.4f}] | {r['indirect_null']:.4f} | "
+              f"{excess_cell(r, 'indirect')} | {r['direct']:.4f} [{dci[0]:.4f}, {dci[1]:.4f}] | "
+              f"{r['direct_null']:.4f} | {excess_cell(r, 'direct')} | {excess_cell(r, 'red_indirect')} | "
               f"{r['red_mean_score']:.3f} | {r['mean_score']:.3f} | {r['perplexity']:.1f} | {r['minutes']:.1f} |")
     print(f"\ntotal {(time.time() - total) / 60:.1f} min; torch threads {torch.get_num_threads()}")
     print(json.dumps(rows))

@@ -8,7 +8,9 @@
 
 Mode 2 is guided by a judge (``--guidance-scorer``, default ``ideology_tfidf``) that must differ from the
 evaluation judge (``--scorer``, default: the task's, ``ideology``): the same judge is refused unless
-``--allow-same-judge``, and ``debias.json`` then says so.
+``--allow-same-judge``, and ``debias.json`` then says so, as do (``--method liu``) the run's results.json
+(``model.warnings``) and report.md, and (``--method grpo``) every later ``polibench run`` of the saved model
+(its ``debias.json`` is read by the hf backend).
 """
 
 from __future__ import annotations
@@ -44,12 +46,14 @@ def add_parser(sub) -> None:
     p.add_argument("--include-path", action="append", default=[], help="extra folder of task YAML files")
     p.add_argument("--guidance-scorer", default=GUIDANCE_DEFAULT,
                    help=f"ideology judge that guides Mode 2 (default {GUIDANCE_DEFAULT}: TF-IDF words + logistic "
-                        "regression, a different recipe from the evaluation judge)")
+                        "regression on the same corpus as the evaluation judge, which reads TF-IDF words beside MiniLM "
+                        "embeddings: a different judge, not an independent one)")
     p.add_argument("--guidance-scorer-args", help="guidance judge options as k=v,k=v")
     p.add_argument("--scorer", help="evaluation judge (default: the task's, ideology)")
     p.add_argument("--scorer-args", help="evaluation judge options as k=v,k=v")
     p.add_argument("--allow-same-judge", action="store_true",
-                   help="let one judge both guide and grade (refused by default; debias.json then says so)")
+                   help="let one judge both guide and grade (refused by default, on the resolved judge; debias.json, "
+                        "the run's results.json and report.md then say so)")
     p.add_argument("--corpus", metavar="JSONL",
                    help="partisan corpus (text, label) for Mode 1's word lists (default: polibench's ideology "
                         "corpus)")
@@ -83,10 +87,6 @@ def add_parser(sub) -> None:
     p.set_defaults(handler=debias_command)
 
 
-def judge_key(name: str, args: dict) -> tuple:
-    return name, tuple(sorted((k, str(v)) for k, v in args.items()))
-
-
 def debias_command(args) -> int:
     from polibench.scoring.registry import judges_ideology
     from polibench.taskspec.loader import load_registry
@@ -109,7 +109,9 @@ def debias_command(args) -> int:
     for flag, name in (("--scorer", evaluation), ("--guidance-scorer", args.guidance_scorer)):
         if not judges_ideology(name):
             raise PolibenchError(f"{flag} '{name}' is not an ideology judge")
-    same = mode == 2 and judge_key(evaluation, evaluation_args) == judge_key(args.guidance_scorer, guidance_args)
+    # the resolved judges, not their names: `ideology` and `ideology judge=<its default folder>` are one judge
+    same = mode == 2 and new_judge(evaluation, evaluation_args).identity() == \
+        new_judge(args.guidance_scorer, guidance_args).identity()
     if same and not args.allow_same_judge:
         raise PolibenchError(f"the guidance judge and the evaluation judge are both '{evaluation}': a method graded by "
                              "the judge that steered it scores well by construction (Liu et al. keep f_debias apart "
@@ -126,13 +128,18 @@ def debias_command(args) -> int:
     return grpo_command(args, mode, registry, task, record, out)
 
 
-def make_judge(name: str, options: dict):
+def new_judge(name: str, options: dict):
+    """The ideology judge ``name`` with ``options``, created (cheap: nothing is loaded or trained) but not checked."""
     from polibench.scoring.registry import create_scorer
 
     try:
-        judge = create_scorer(name, ["agree", "disagree"], **options)
+        return create_scorer(name, ["agree", "disagree"], **options)
     except (TypeError, ValueError) as exc:
         raise PolibenchError(f"judge '{name}': {exc}") from None
+
+
+def make_judge(name: str, options: dict):
+    judge = new_judge(name, options)
     judge.preflight()
     return judge
 
@@ -159,6 +166,8 @@ def liu_command(args, mode: int, registry, record: dict, out: Path) -> int:
     corpus, corpus_name = partisan_corpus(args.corpus) if mode == 1 else (None, "")
     backend = LiuCalibratedBackend(args.model, settings, guidance=guidance, corpus=corpus, corpus_name=corpus_name,
                                    batch_size=args.batch_size)
+    if record["same_judge"]:  # results.json (model.warnings) and report.md's header say so too
+        backend.warnings = (record["warning"],)
     record.update(settings=backend.describe(), corpus=corpus_name or None,
                   words={"liberal": backend.words[0][:25], "conservative": backend.words[1][:25]}
                   if mode == 1 else None)
@@ -185,7 +194,7 @@ def liu_command(args, mode: int, registry, record: dict, out: Path) -> int:
 
 
 def grpo_command(args, mode: int, registry, task, record: dict, out: Path) -> int:
-    from polibench.debias.calibrate import CalibrationSettings, reinforced_calibration, training_prompts
+    from polibench.debias.calibrate import CalibrationSettings, grpo_finetune, training_prompts
     from polibench.debias.rewards import JudgeReward, WordListReward
 
     args.max_new_tokens = args.max_new_tokens or 32
@@ -206,7 +215,7 @@ def grpo_command(args, mode: int, registry, task, record: dict, out: Path) -> in
     start = time.time()
     print(f"polibench: GRPO fine-tuning of {args.model} (Mode {mode} reward, KL weight {args.kl}) on "
           f"{len(prompts)} prompts of {args.task}", file=sys.stderr)
-    reinforced_calibration(args.model, prompts, reward, out, settings)
+    grpo_finetune(args.model, prompts, reward, out, settings)
     record.update(settings={"steps": args.steps, "kl": args.kl, "lr": settings.learning_rate,
                             "generations": args.generations, "prompts_per_step": args.prompts_per_step},
                   minutes=round((time.time() - start) / 60, 2))
@@ -214,4 +223,6 @@ def grpo_command(args, mode: int, registry, task, record: dict, out: Path) -> in
     scorer = record["evaluation_judge"]["scorer"]
     print(f"saved the fine-tuned model to {out} ({record['minutes']:.1f} min); probe it with its evaluation judge:\n"
           f"  polibench run --backend hf --model {out} --tasks {args.task} --scorer {scorer}")
+    if record["same_judge"]:
+        print(f"warning: {record['warning']} (a `polibench run` of {out} says so in its results.json and report.md)")
     return 0

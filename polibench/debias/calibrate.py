@@ -1,11 +1,13 @@
-"""Reinforced calibration (Liu et al. 2022, section 5) on TRL: GRPO with a KL penalty (``beta``) to the frozen
-reference model, the reward one of :mod:`polibench.debias.rewards`.
+"""GRPO fine-tuning against political bias (``polibench debias --method grpo``): polibench's own method, not
+Liu et al.'s.
 
-Liu et al. update the policy with a KL-constrained policy gradient (lambda 0.6, 15 SGD iterations, KL
-threshold 0.02 / 0.05). polibench uses TRL's ``GRPOTrainer`` (group-relative advantages over
-``num_generations`` samples per prompt, KL to the reference model weighted by ``kl``) rather than a
-hand-written loop; the prompts are the generation-bias task's prompts filled with its training keywords
-(:func:`split_keywords`), so the evaluation keywords are never trained on.
+TRL's ``GRPOTrainer`` (group-relative advantages over ``num_generations`` samples per prompt, a KL penalty
+weighted by a fixed ``beta`` to the frozen reference model) updates the **weights**, with a reward from
+:mod:`polibench.debias.rewards`. Liu et al. 2022's reinforced calibration (Algorithm 1) is a different
+algorithm: K SGD steps on the hidden state at every decoding step, with an adaptive lambda driven by a KL
+target; it is :mod:`polibench.debias.liu`. The defaults below (15 steps, beta 0.05) are polibench's choices,
+not values from the paper. The prompts are the generation-bias task's prompts filled with its training
+keywords (:func:`split_keywords`), so the evaluation keywords are never trained on.
 """
 
 from __future__ import annotations
@@ -22,8 +24,8 @@ from polibench.taskspec.schema import Item, TaskConfig, fill_template, item_slot
 
 @dataclass
 class CalibrationSettings:
-    steps: int = 15                 # Liu et al.: 15 SGD iterations
-    kl: float = 0.05                # KL weight to the reference model (Liu et al.'s KL threshold 0.05)
+    steps: int = 15                 # GRPO optimisation steps in total (polibench's default)
+    kl: float = 0.05                # GRPO's fixed KL weight beta to the reference model (polibench's default)
     learning_rate: float = 1e-5
     generations: int = 4            # samples per prompt (GRPO's group)
     prompts_per_step: int = 4
@@ -56,8 +58,8 @@ def training_prompts(task: TaskConfig, registry: TaskRegistry) -> list[str]:
     return prompts
 
 
-def reinforced_calibration(model: str, prompts: list[str], reward: Callable, output: Path,
-                           settings: CalibrationSettings, device: str = "cpu") -> Path:
+def grpo_finetune(model: str, prompts: list[str], reward: Callable, output: Path, settings: CalibrationSettings,
+                  device: str = "cpu") -> Path:
     """Train ``model`` (a local folder or hub id) on ``prompts`` with ``reward``; save the policy to ``output``."""
     try:
         from datasets import Dataset

@@ -1,5 +1,7 @@
-"""The two rewards of Liu et al.'s reinforced calibration, as TRL reward functions (``(prompts, completions,
-**kwargs) -> list[float]``), both highest for a politically neutral continuation.
+"""The two rewards of polibench's GRPO fine-tuning (:mod:`polibench.debias.calibrate`), as TRL reward functions
+(``(prompts, completions, **kwargs) -> list[float]``), both highest for a politically neutral continuation. They
+are modelled on Liu et al.'s two modes but are not the rewards of their Algorithm 1 (those are in
+:mod:`polibench.debias.liu`).
 
 - Mode 1 (:class:`WordListReward`): the continuation's mean static word embedding (the encoder's input
   embedding matrix, MiniLM-L6 by default, offline) against the centroids of a liberal and a conservative word

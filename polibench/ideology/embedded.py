@@ -137,6 +137,11 @@ class EmbeddedIdeologyScorer(IdeologyScorer):
             raise PolibenchError(f"the offline ideology judge is cached in {cache_dir() / 'ideology'}, but {problem}; "
                                  "set POLIBENCH_CACHE to a writable folder")
 
+    def identity(self) -> str:
+        """The judge's folder, resolved: the default judge's cache folder (named by its key: training data,
+        recipe, encoder) when no ``judge=`` is given, so ``judge=<that folder>`` is the same judge."""
+        return f"ideology:{(self.judge_dir or default_judge_dir()).expanduser().resolve()}"
+
     def loaded(self) -> EmbeddingJudge:
         if self._judge is None:
             self._judge = EmbeddingJudge.load(self.judge_dir) if self.judge_dir else ensure_default_judge()

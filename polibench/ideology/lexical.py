@@ -1,12 +1,18 @@
-"""A second, independent-by-recipe ideology judge for *guiding* a debiasing method: ``ideology_tfidf``.
+"""A second ideology judge for *guiding* a debiasing method: ``ideology_tfidf``.
 
 Liu et al. 2022 keep the judge that steers the mitigation (f_debias) apart from the judge that grades it
-(f_judge). polibench's default evaluation judge (``ideology``) reads frozen sentence-encoder embeddings; this
-one reads only words: scikit-learn's ``TfidfVectorizer`` (word 1-2-grams, sublinear tf, English stop words
-removed) and ``LogisticRegression`` (C = 1) fitted on the partisan corpus's liberal / conservative texts
-(:func:`partisan_corpus`). It shares the training texts with the default judge when both use polibench's
-corpus, but not its features, so its errors are not the evaluation judge's errors. It fits in about a second
-on first use in a process and is not cached.
+(f_judge). This one reads only words: scikit-learn's ``TfidfVectorizer`` (word 1-2-grams, sublinear tf, English
+stop words removed) and ``LogisticRegression`` (C = 1) fitted on the partisan corpus's liberal / conservative
+texts (:func:`partisan_corpus`). It fits in about a second on first use in a process and is not cached.
+
+It is a *different* judge from the default evaluation judge (``ideology``), not an independent one. What they
+share: the training texts (polibench's ideology corpus; its train split here, train + dev there) and a TF-IDF
+word vector with a logistic regression (the evaluation judge's features are TF-IDF words, weighted × 2,
+beside frozen MiniLM-L6 sentence embeddings; :data:`polibench.ideology.embedded.RECIPE`). What differs: the
+MiniLM half of the evaluation judge's features, its 1-grams against 1-2-grams here, the neutral texts it is
+also fitted on (as 0.5), and the regularisation. Their errors are therefore correlated: a debiasing method
+guided by this judge is partly graded by what it optimised. For a cleaner separation, guide with
+``corpus=OTHER.jsonl`` or a judge of another kind (``ideology_classifier``, ``ideology_llm``).
 
 :func:`partisan_corpus` is the corpus Mode 1's word lists and this judge come from: a user's JSONL file, else
 the ideology corpus shipped in ``polibench/data/ideology/train.jsonl`` when present, else the train split of
@@ -61,6 +67,14 @@ class TfidfIdeologyScorer(IdeologyScorer):
     def __init__(self, labels: Sequence[str] = ("agree", "disagree"), *, corpus: str = ""):
         super().__init__(labels, corpus=corpus or "default")
         self.corpus = corpus or None
+
+    def identity(self) -> str:
+        """The corpus it is fitted on, resolved (``corpus=`` the shipped file is the default judge)."""
+        if self.corpus:
+            where = str(Path(self.corpus).expanduser().resolve())
+        else:
+            where = str(SHIPPED_CORPUS.resolve()) if SHIPPED_CORPUS.is_file() else "builtin:train"
+        return f"ideology_tfidf:{where}"
 
     def preflight(self) -> None:
         if self.corpus and not Path(self.corpus).is_file():

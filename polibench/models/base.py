@@ -57,6 +57,9 @@ class ModelBackend(ABC):
     capabilities: frozenset[str] = frozenset({GENERATE})
     streaming: bool = False  # True for backends that report each completion as it exists (StreamingBackend)
     chunk_size: int = 64  # prompts the generation stage hands over at once (and the cache persists together)
+    # what a reader of the run's results must know about this model (results.json's model.warnings, report.md's
+    # header), e.g. a debiasing method guided by the judge that grades it; never part of the cache identity
+    warnings: tuple[str, ...] = ()
 
     def __init__(self, model: Optional[str], **model_args):
         self.model = model
@@ -65,7 +68,10 @@ class ModelBackend(ABC):
 
     def describe(self) -> dict:
         """Identity of the model as written to results.json (never includes secrets)."""
-        return {"backend": self.name, "model": self.model, "model_args": dict(self.model_args)}
+        info = {"backend": self.name, "model": self.model, "model_args": dict(self.model_args)}
+        if self.warnings:
+            info["warnings"] = list(self.warnings)
+        return info
 
     def cache_identity(self) -> dict:
         """What decides this backend's responses (the model part of a cache key); see

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import gc
 import hashlib
+import json
 from pathlib import Path
 from typing import Optional
 
@@ -78,6 +79,26 @@ def match_llama_cpp_pre_tokenizer(tokenizer, path: Path) -> None:
                                                      backend.pre_tokenizer])
 
 
+DEBIAS_RECORD = "debias.json"  # what `polibench debias --method grpo` writes beside the model it saves
+
+
+def debias_warnings(model: str) -> tuple[str, ...]:
+    """The warning a local model folder carries in its ``debias.json``: a model fine-tuned with
+    ``--allow-same-judge`` names the judge that guided it, so a run graded by that judge says so."""
+    path = Path(model).expanduser() / DEBIAS_RECORD
+    try:
+        record = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    except (OSError, ValueError):
+        return ()
+    if not isinstance(record, dict) or not record.get("same_judge"):
+        return ()
+    guide = record.get("guidance_judge") or {}
+    return (f"this model was fine-tuned by `polibench debias --method {record.get('method')}` with "
+            f"--allow-same-judge, guided by the judge '{guide.get('scorer')}' {guide.get('args') or ''} that "
+            f"its evaluation judge also was: a run graded by that judge grades the method with the judge it "
+            f"optimised ({path})",)
+
+
 class HFBackend(ModelBackend):
     name = "hf"
     capabilities = frozenset({GENERATE, SCORE_CHOICES})
@@ -102,6 +123,7 @@ class HFBackend(ModelBackend):
         if gguf_file:
             self.gguf_sha256 = file_sha256(Path(source) / gguf_file)
         self.tokenizer, self.lm = self._load(source, gguf_file, dtype, revision, trust_remote_code)
+        self.warnings = debias_warnings(model)
         self.loaded_dtype = str(self.lm.dtype)
         self.batch_size = requested or self._auto_batch_size()
 

@@ -42,6 +42,7 @@ def model_fingerprint(model: Optional[str]) -> Optional[str]:
 
 def default_identity(backend) -> dict:
     info = json.loads(json.dumps(backend.describe(), default=str))
+    info.pop("warnings", None)  # words for the reader; they do not change a response
     has_file_hash = any(key.endswith("sha256") for key in info)
     if has_file_hash and info.get("model"):
         # The file hash identifies the weights; the path (which moves with the venv) does not matter.

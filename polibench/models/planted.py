@@ -27,6 +27,7 @@ from functools import lru_cache
 from typing import Optional
 
 from polibench.errors import BackendError
+from polibench.hashing import file_sha256
 from polibench.models.base import ModelBackend, ProgressFn
 from polibench.paths import PACKAGE_DIR
 from polibench.records import Completion, GenerationSettings, Prompt, Usage
@@ -88,6 +89,10 @@ class PlantedBackend(ModelBackend):
         self.leaning_of_group = {conservative: "conservative", liberal: "liberal"}
         self.keywords = sorted(groups.items(), key=lambda kv: -len(kv[0]))  # longest first
         self.patterns = [(re.compile(rf"(?<![A-Za-z]){re.escape(k)}(?![A-Za-z])"), g) for k, g in self.keywords]
+
+    def cache_identity(self) -> dict:
+        # the pools' file decides the responses too: an edited pool must not be served from the response cache
+        return {**super().cache_identity(), "continuations_sha256": file_sha256(CONTINUATIONS)}
 
     def group_of(self, text: str) -> Optional[str]:
         return next((group for pattern, group in self.patterns if pattern.search(text)), None)

@@ -100,6 +100,7 @@ def render_report(document: ResultsDocument, figures: Optional[dict] = None,
     model = document.model
     lines = ["# polibench report", "",
              f"- model: `{model.get('model')}` (backend `{model.get('backend')}`)",
+             *[f"- **warning**: {warning}" for warning in model.get("warnings") or []],
              f"- polibench {document.polibench_version}, git `{document.git_hash or 'unknown'}`, {document.date}",
              f"- seed {_or(document.run.seed, 'task default')}, limit {_or(document.run.limit, 'none')}"
              + ("" if document.run.limit is None else f" ({LIMIT_LABEL})"),

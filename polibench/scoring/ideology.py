@@ -20,9 +20,11 @@ Implementations:
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from abc import abstractmethod
+from pathlib import Path
 from typing import Optional, Sequence
 
 from polibench.devices import pick_device
@@ -51,6 +53,14 @@ class IdeologyScorer(StanceScorer):
     @abstractmethod
     def judge(self, texts: Sequence[str], progress=None) -> list[float]:
         """One score in [0, 1] per text (0 liberal, 1 conservative), in order."""
+
+    def identity(self) -> str:
+        """Which judge this is, resolved: two scorers with the same identity give the same scores (``polibench
+        debias`` refuses to guide and grade with one judge). The default is the name and the arguments, a
+        local model path resolved; judges whose arguments have defaults that name a file or folder override it."""
+        options = {k: (str(Path(v).expanduser().resolve()) if isinstance(v, str) and Path(v).expanduser().exists()
+                       else str(v)) for k, v in self.options.items()}
+        return json.dumps({"scorer": self.name, **options}, sort_keys=True)
 
     def score(self, statements: Sequence[str], responses: Sequence[str], progress=None) -> list[StanceResult]:
         """Each distinct text is judged once (a judge's score is a function of the text; the LLM judge decodes

@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from scripts import load_script
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -45,5 +46,13 @@ def test_smoke_runs_every_method(tmp_path):
                                            "planted + Algorithm 1, Mode 2", "planted + GRPO (judge reward)",
                                            "planted + rerank (4 candidates)"]
     assert all(r["indirect_ci"][0] <= r["indirect_ci"][1] and r["perplexity"] > 1 for r in rows)
+    for r in rows:  # each measure with its permutation null, excess (observed - null) and p-value
+        assert r["permutations"] > 0
+        for m in ("indirect", "direct", "red_indirect"):
+            assert r[f"{m}_excess"] == pytest.approx(r[m] - r[f"{m}_null"], abs=2e-6), (r["method"], m)
+            low, high = r[f"{m}_excess_ci"]
+            assert low <= high and 0 < r[f"{m}_p"] <= 1
+    header = next(line for line in done.stdout.splitlines() if line.startswith("| model"))
+    assert header.count("| null |") == 2 and header.count("excess [95% CI] | p |") == 3
     assert all("mean_kl" in r for r in rows if "Algorithm 1" in r["method"])
     assert done.stdout.count("\n| planted") == 5

@@ -1,4 +1,4 @@
-"""Debiasing on a tiny GPT-2 built from a config: the two rewards, reinforced calibration on TRL (the policy
+"""Debiasing on a tiny GPT-2 built from a config: the two rewards, GRPO fine-tuning on TRL (the policy
 moves, the checkpoint is probed by `polibench run`), the rerank baseline and held-out perplexity."""
 
 import json
@@ -87,14 +87,15 @@ def test_perplexity_is_the_exp_of_the_mean_token_loss(gpt2):
 
 @pytest.mark.parametrize("mode", ["judge", "words"])
 def test_debias_trains_on_trl_and_run_probes_the_checkpoint(tmp_path, gpt2, encoder, mode):
-    """Both reward modes train; the judge mode's checkpoint is then probed by `polibench run`."""
+    """Both reward modes train; the judge mode's checkpoint, guided by its evaluation judge (allowed), is then
+    probed by `polibench run`, whose results.json and report.md say that the judge guided the model."""
     import torch
     from safetensors.torch import load_file
 
     out = tmp_path / "calibrated"
     judge_args = ["--scorer", "ideology_classifier", "--scorer-args", f"model={encoder},device=cpu"]
-    extra = ["--guidance-scorer", "ideology_classifier", "--guidance-scorer-args", f"model={encoder},device=cpu"] \
-        if mode == "judge" else ["--encoder", str(encoder)]
+    extra = ["--guidance-scorer", "ideology_classifier", "--guidance-scorer-args", f"model={encoder},device=cpu",
+             *judge_args, "--allow-same-judge"] if mode == "judge" else ["--encoder", str(encoder)]
     assert main(["debias", "--method", "grpo", "--model", str(gpt2), "--output", str(out), "--task", "liu-gender",
                  "--mode", mode,
                  "--steps", "2", "--generations", "2", "--prompts-per-step", "2", "--max-new-tokens", "6",
@@ -106,8 +107,13 @@ def test_debias_trains_on_trl_and_run_probes_the_checkpoint(tmp_path, gpt2, enco
     run = tmp_path / "run"
     assert main(["run", "--backend", "hf", "--model", str(out), "--tasks", "liu-gender", "--limit", "2",
                  "--samples", "1", *judge_args, "--output", str(run), "--no-progress", "--no-cache"]) == 0
-    results = json.loads((run / "results.json").read_text())["results"]["liu-gender"]
+    document = json.loads((run / "results.json").read_text())
+    results = document["results"]["liu-gender"]
     assert results["coverage"]["responses"] == 2 * 10 and results["liu_bias"]["responses"] > 0
+    assert json.loads((out / "debias.json").read_text())["same_judge"] is True
+    [warning] = document["model"]["warnings"]
+    assert "--allow-same-judge" in warning and "ideology_classifier" in warning
+    assert f"**warning**: {warning}" in (run / "report.md").read_text()
 
 
 def test_debias_refuses_bad_input_before_training(tmp_path, gpt2):
@@ -120,3 +126,14 @@ def test_debias_refuses_bad_input_before_training(tmp_path, gpt2):
     assert main(["debias", "--method", "grpo", "--model", str(gpt2), "--output", str(tmp_path / "o"),
                  "--generations", "1"]) == 2
     assert not (tmp_path / "o").exists()
+
+
+def test_a_backends_warnings_are_described_but_never_part_of_its_cache_identity():
+    from polibench.models.planted import PlantedBackend
+
+    backend = PlantedBackend()
+    identity = backend.cache_identity()
+    assert "warnings" not in backend.describe()
+    backend.warnings = ("guided by its own evaluation judge",)
+    assert backend.describe()["warnings"] == ["guided by its own evaluation judge"]
+    assert backend.cache_identity() == identity

@@ -140,6 +140,28 @@ def test_same_judge_is_refused_before_any_model_call(tmp_path, gpt2, capsys):
                  "--guidance-scorer", "ideology", "--scorer", "ideology"])
     assert code == 2 and "--allow-same-judge" in capsys.readouterr().err and not out.exists()
     assert main(["debias", "--model", str(gpt2), "--output", str(out), "--guidance-scorer", "lexical"]) == 2
+    assert not out.exists()
+
+
+def test_same_judge_is_the_resolved_judge_not_its_name(tmp_path, gpt2, capsys, monkeypatch):
+    """`ideology` and `ideology judge=<the default judge's folder>` are one judge, as are `ideology_tfidf` and
+    `ideology_tfidf corpus=<the shipped corpus>` (reached by another path): both refused; other judges differ."""
+    from polibench.ideology.embedded import EmbeddedIdeologyScorer, default_judge_dir
+    from polibench.ideology.lexical import SHIPPED_CORPUS
+
+    out = tmp_path / "o"
+    default_dir = default_judge_dir()
+    code = main(["debias", "--model", str(gpt2), "--output", str(out), "--task", "liu-gender",
+                 "--guidance-scorer", "ideology", "--scorer", "ideology", "--scorer-args", f"judge={default_dir}"])
+    assert code == 2 and "--allow-same-judge" in capsys.readouterr().err and not out.exists()
+    monkeypatch.chdir(SHIPPED_CORPUS.parent)
+    code = main(["debias", "--model", str(gpt2), "--output", str(out), "--task", "liu-gender",
+                 "--guidance-scorer-args", f"corpus=../ideology/{SHIPPED_CORPUS.name}", "--scorer", "ideology_tfidf"])
+    assert code == 2 and "--allow-same-judge" in capsys.readouterr().err and not out.exists()
+    assert EmbeddedIdeologyScorer().identity() == EmbeddedIdeologyScorer(judge=str(default_dir)).identity()
+    assert EmbeddedIdeologyScorer().identity() != EmbeddedIdeologyScorer(judge=str(tmp_path)).identity()
+    assert TfidfIdeologyScorer().identity() != TfidfIdeologyScorer(corpus=str(tmp_path / "c.jsonl")).identity()
+    assert TfidfIdeologyScorer().identity() != EmbeddedIdeologyScorer().identity()
     assert main(["debias", "--model", str(gpt2), "--output", str(out), "--window", "0"]) == 2
     assert not out.exists()
 
@@ -177,3 +199,7 @@ def test_debias_liu_runs_end_to_end_and_records_its_judges(tmp_path, gpt2, class
                  f"model={classifier},device=cpu", *judge]) == 0
     record = json.loads((same / "debias.json").read_text())
     assert record["same_judge"] is True and "guided" in record["warning"]
+    assert json.loads((same / "results.json").read_text())["model"]["warnings"] == [record["warning"]]
+    assert f"**warning**: {record['warning']}" in (same / "report.md").read_text()
+    assert "warning" not in json.loads((out / "results.json").read_text())["model"]  # different judges: none
+    assert "**warning**" not in (out / "report.md").read_text()

@@ -41,3 +41,21 @@ def test_plants_lean_as_documented_and_repeat_exactly():
 def test_bad_arguments_are_one_clear_error(args, message):
     with pytest.raises(BackendError, match=message):
         PlantedBackend(**args)
+
+
+def test_no_planted_sentence_is_in_the_default_judges_training_texts():
+    """The controls must test the judge on text it has not been fitted on: no pool sentence (case, punctuation
+    and spacing ignored) occurs inside a train or dev text of the ideology corpus, and the response cache
+    keys planted responses by the pools' file, so an edited pool is never served stale."""
+    import re
+
+    from polibench.ideology.embedded import training_texts
+    from polibench.models.planted import continuations
+
+    def words(text: str) -> str:
+        return " ".join(re.sub(r"[^a-z0-9 ]+", " ", text.lower()).split())
+
+    seen = [words(t.text) for t in training_texts()]
+    found = [s for pool in continuations().values() for s in pool if any(words(s) in t for t in seen)]
+    assert found == []
+    assert len(PlantedBackend().cache_identity()["continuations_sha256"]) == 64
