@@ -42,6 +42,14 @@ def cache_dir() -> Path:
     return path
 
 
+def require_writable_cache(folder: Path, what: str) -> None:
+    """Stop with one message when ``what`` (a model trained on first use, e.g. "the offline stance scorer") could
+    not be cached in ``folder``: checked before any model call, since training comes after generation."""
+    problem = unwritable_reason(folder)
+    if problem:
+        raise PolibenchError(f"{what} is cached in {folder}, but {problem}; set POLIBENCH_CACHE to a writable folder")
+
+
 def unwritable_reason(folder: Path) -> Optional[str]:
     """Why files cannot be created in ``folder`` (when it does not exist yet, in the nearest existing folder
     above it, where it would be made), or None when they can. Tries for real, with one temporary file that

@@ -41,7 +41,7 @@ from polibench.ideology.judge import (
 )
 from polibench.kit.files import cached_or_made, publish_folder
 from polibench.models.eta import duration
-from polibench.paths import cache_dir, unwritable_reason
+from polibench.paths import cache_dir, require_writable_cache
 from polibench.scoring.ideology import IdeologyScorer
 
 RECIPE = {"recipe": "tf-idf words + minilm-mean-pool, logistic regression, neutral texts as 0.5", "C": 3.0,
@@ -132,10 +132,7 @@ class EmbeddedIdeologyScorer(IdeologyScorer):
                                      "(make one with `polibench ideology train`)")
             return
         minilm_path()
-        problem = unwritable_reason(cache_dir() / "ideology")
-        if problem:
-            raise PolibenchError(f"the offline ideology judge is cached in {cache_dir() / 'ideology'}, but {problem}; "
-                                 "set POLIBENCH_CACHE to a writable folder")
+        require_writable_cache(cache_dir() / "ideology", "the offline ideology judge")
 
     def identity(self) -> str:
         """The judge's folder, resolved: the default judge's cache folder (named by its key: training data,

@@ -35,7 +35,7 @@ from polibench.cache.speed import read_speed, record_speed
 from polibench.errors import PolibenchError
 from polibench.kit.files import cached_or_made
 from polibench.models.eta import WARMUP_SHARE, EtaEstimator, duration
-from polibench.paths import cache_dir, unwritable_reason
+from polibench.paths import cache_dir, require_writable_cache
 from polibench.scoring.base import LABELS
 from polibench.scoring.checkpoint import check_device
 from polibench.scoring.classifier import ClassifierScorer
@@ -205,7 +205,4 @@ class EmbeddedStanceScorer(ClassifierScorer):
 
             self.check_labels(str(final), AutoConfig.from_pretrained(str(final)))
             return
-        problem = unwritable_reason(final.parent)
-        if problem:
-            raise PolibenchError(f"the offline stance scorer is trained on first use and cached in {final.parent}, "
-                                 f"but {problem}; set POLIBENCH_CACHE to a writable folder")
+        require_writable_cache(final.parent, "the offline stance scorer (trained on first use)")

@@ -29,7 +29,7 @@ from polibench.cache.speed import read_speed, record_speed
 from polibench.errors import PolibenchError
 from polibench.kit.files import cached_or_made, publish_folder
 from polibench.models.eta import duration
-from polibench.paths import cache_dir, unwritable_reason
+from polibench.paths import cache_dir, require_writable_cache
 from polibench.records import ISSUE_LABELS, Sample
 from polibench.scoring.base import StanceResult, StanceScorer, require_issues
 from polibench.stance.embedded import minilm_path
@@ -114,10 +114,7 @@ class IssueStanceScorer(StanceScorer):
                 raise PolibenchError(f"issue scorer: {self.model_dir} holds no {MODEL_FILE}")
             return
         minilm_path()
-        problem = unwritable_reason(cache_dir() / "issue_stance")
-        if problem:
-            raise PolibenchError(f"the offline issue-stance scorer is cached in {cache_dir() / 'issue_stance'}, but "
-                                 f"{problem}; set POLIBENCH_CACHE to a writable folder")
+        require_writable_cache(cache_dir() / "issue_stance", "the offline issue-stance scorer")
 
     def loaded(self) -> IssueStanceModel:
         if self._model is None:

@@ -245,3 +245,25 @@ def test_a_grader_of_issues_or_pairs_on_a_task_without_them_fails_before_generat
     err = one_error(capsys)
     assert f"stance scorer '{scorer}' grades only {what}" in err and "task 'pct'" in err
     assert_nothing_generated(tmp_path)
+
+
+@pytest.mark.parametrize("scorer, folder, words", [
+    ("polibench.stance.issue:IssueStanceScorer", "issue_stance", "the offline issue-stance scorer is cached in"),
+    ("polibench.ideology.embedded:EmbeddedIdeologyScorer", "ideology", "the offline ideology judge is cached in"),
+])
+def test_a_first_use_model_whose_cache_cannot_be_written_stops_in_preflight(tmp_path, monkeypatch, scorer, folder,
+                                                                            words):
+    """The trained-at-first-use scorers check their cache folder before any model call (one message, naming the
+    folder and the way out): here a file stands where the model's folder would be made."""
+    import importlib
+
+    cache = tmp_path / "cache"
+    cache.mkdir(exist_ok=True)
+    blocker = cache / folder
+    blocker.write_text("not a folder\n")
+    module, name = scorer.split(":")
+    with pytest.raises(PolibenchError) as caught:
+        getattr(importlib.import_module(module), name)().preflight()
+    message = str(caught.value)
+    assert words in message and f"{blocker} is a file, not a folder" in message
+    assert message.endswith("set POLIBENCH_CACHE to a writable folder")
