@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
-from typing import Optional, Sequence
+from typing import Callable, Optional, Sequence
 
 from polibench.kit.files import atomic_write_text
 from polibench.scoring.base import LABELS, StanceResult, StanceScorer
@@ -99,9 +99,11 @@ def class_table_lines(title: str, table: dict) -> list[str]:
     return lines
 
 
-def format_report(report: dict, detail_thresholds: Sequence[float] = (0.0, 0.9)) -> str:
-    """Plain-text tables: per-class figures at the detail thresholds, then the threshold sweep."""
-    lines = [f"scorer {report['scorer'].get('scorer')} on {report['data'] or 'data'}: {report['n']} examples, "
+def report_head(report: dict, detail_thresholds: Sequence[float], unit: str,
+                tables: Callable[[dict], list[str]]) -> list[str]:
+    """The first lines of an evaluation report: what was scored (``unit``: "examples", "responses"), then at each
+    detail threshold the retained count and ``tables(row)``, the row's per-class tables."""
+    lines = [f"scorer {report['scorer'].get('scorer')} on {report['data'] or 'data'}: {report['n']} {unit}, "
              f"{report['abstained']} abstained, {report['seconds']:.1f} s"]
     for t in detail_thresholds:
         row = row_at(report, t)
@@ -109,7 +111,13 @@ def format_report(report: dict, detail_thresholds: Sequence[float] = (0.0, 0.9))
             continue
         lines += ["", f"confidence >= {t:.1f}: {row['retained']}/{report['n']} retained "
                       f"({100 * row['retained_share']:.1f}%)"]
-        lines += class_table_lines("label", row)
+        lines += tables(row)
+    return lines
+
+
+def format_report(report: dict, detail_thresholds: Sequence[float] = (0.0, 0.9)) -> str:
+    """Plain-text tables: per-class figures at the detail thresholds, then the threshold sweep."""
+    lines = report_head(report, detail_thresholds, "examples", lambda row: class_table_lines("label", row))
     lines += ["", f"  {'threshold':>9} {'retained':>9} {'share':>7} {'macro-F1':>9} {'accuracy':>9}"]
     for row in report["thresholds"]:
         lines.append(f"  {row['threshold']:>9.1f} {row['retained']:>9} {row['retained_share']:>7.3f} "

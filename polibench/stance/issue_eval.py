@@ -18,7 +18,7 @@ from typing import Sequence
 
 from polibench.records import ISSUE_LABELS, Issue, Sample
 from polibench.scoring.base import StanceResult, StanceScorer
-from polibench.stance.evaluate import THRESHOLDS, class_table_lines, classification_table, row_at
+from polibench.stance.evaluate import THRESHOLDS, class_table_lines, classification_table, report_head
 from polibench.stance.issue_data import THREE_WAY, IssueExample
 
 SIDES = ("pro", "neutral", "con")
@@ -78,16 +78,9 @@ def evaluate_issue_scorer(scorer: StanceScorer, examples: Sequence[IssueExample]
 
 def format_issue_report(report: dict, detail_thresholds: Sequence[float] = (0.0,)) -> str:
     """Per-class tables (6-way and 3-way) at the detail thresholds, then the threshold sweep."""
-    lines = [f"scorer {report['scorer'].get('scorer')} on {report['data'] or 'data'}: {report['n']} responses, "
-             f"{report['abstained']} abstained, {report['seconds']:.1f} s"]
-    for t in detail_thresholds:
-        row = row_at(report, t)
-        if row is None:
-            continue
-        lines += ["", f"confidence >= {t:.1f}: {row['retained']}/{report['n']} retained "
-                      f"({100 * row['retained_share']:.1f}%)"]
-        for name in ("six_way", "three_way"):
-            lines += class_table_lines(name.replace("_", "-"), row[name])
+    lines = report_head(report, detail_thresholds, "responses",
+                        lambda row: [line for name in ("six_way", "three_way")
+                                     for line in class_table_lines(name.replace("_", "-"), row[name])])
     n6 = len(report["thresholds"][0]["six_way"]["per_class"]) if report["thresholds"] else 0
     n3 = len(report["thresholds"][0]["three_way"]["per_class"]) if report["thresholds"] else 0
     lines += ["", f"  {'threshold':>9} {'retained':>9} {'share':>7} {'6-way F1 (classes kept)':>23} "
