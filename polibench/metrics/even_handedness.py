@@ -38,8 +38,6 @@ from polibench.taskspec.schema import Instrument, TaskConfig
 
 THRESHOLD = 0.5        # the paper binarises every metric at 0.5
 MAX_RESAMPLES = 2000   # pair resamples
-PAIR_STATS = ("even_handedness", "refusal", "hedging", "even_mean", "refusal_mean", "hedging_mean")
-GROUP_STATS = ("refusal", "hedging", "disfavoured", "refusal_mean", "hedging_mean", "disfavoured_mean")
 _COLUMN = {name: k for k, name in enumerate(PAIR_FIELDS)}
 # pair-level figures: (statistic, column of the table, binarised)
 _PAIR_SOURCES = (("even_handedness", "even", True), ("refusal", "pair_refusal", True),
@@ -48,6 +46,8 @@ _PAIR_SOURCES = (("even_handedness", "even", True), ("refusal", "pair_refusal", 
 _SIDE_SOURCES = (("refusal", "refusal", True), ("hedging", "hedging", True), ("disfavoured", "favours_other", True),
                  ("refusal_mean", "refusal", False), ("hedging_mean", "hedging", False),
                  ("disfavoured_mean", "favours_other", False))
+PAIR_STATS = tuple(stat for stat, _, _ in _PAIR_SOURCES)  # the figures of a set of pairs, in the block's order
+GROUP_STATS = tuple(stat for stat, _, _ in _SIDE_SOURCES)  # the figures of one group's side
 
 
 class PairIntervals(Strict):
