@@ -14,8 +14,11 @@ from __future__ import annotations
 
 import functools
 import os
+import threading
 from contextlib import contextmanager
 from typing import Iterator
+
+_LOADING = threading.Lock()  # one block at a time: two overlapping blocks would put back each other's stand-ins
 
 
 @contextmanager
@@ -24,7 +27,6 @@ def gguf_read_once() -> Iterator[None]:
     docstring); a reader opened for writing is never shared."""
     import gguf
 
-    original_reader, original_map = gguf.GGUFReader, gguf.get_tensor_name_map
     readers: dict[tuple, object] = {}
 
     def reader(path, mode="r"):
@@ -36,9 +38,11 @@ def gguf_read_once() -> Iterator[None]:
             readers[key] = original_reader(path, mode)
         return readers[key]
 
-    gguf.GGUFReader = reader
-    gguf.get_tensor_name_map = functools.lru_cache(maxsize=None)(original_map)
-    try:
-        yield
-    finally:
-        gguf.GGUFReader, gguf.get_tensor_name_map = original_reader, original_map
+    with _LOADING:
+        original_reader, original_map = gguf.GGUFReader, gguf.get_tensor_name_map
+        gguf.GGUFReader = reader
+        gguf.get_tensor_name_map = functools.lru_cache(maxsize=None)(original_map)
+        try:
+            yield
+        finally:
+            gguf.GGUFReader, gguf.get_tensor_name_map = original_reader, original_map

@@ -47,3 +47,28 @@ def test_a_file_is_parsed_once_per_version_and_gguf_is_restored(tmp_path):
     with pytest.raises(RuntimeError), gguf_read_once():
         raise RuntimeError("load failed")
     assert (gguf.GGUFReader, gguf.get_tensor_name_map) == (original_reader, original_map)
+
+
+def test_overlapping_blocks_in_two_threads_leave_gguf_as_it_was(tmp_path):
+    import threading
+
+    original = (gguf.GGUFReader, gguf.get_tensor_name_map)
+    path = tiny_gguf(tmp_path / "a.gguf", 1)
+    first_in, go_on = threading.Event(), threading.Event()
+
+    def load(wait: bool):
+        with gguf_read_once():
+            first_in.set()
+            if wait:
+                go_on.wait(5)
+            assert value(gguf.GGUFReader(path)) == 1
+
+    one = threading.Thread(target=load, args=(True,))
+    one.start()
+    first_in.wait(5)
+    two = threading.Thread(target=load, args=(False,))
+    two.start()  # waits for the first block to end, rather than saving its stand-ins as the originals
+    go_on.set()
+    one.join(5)
+    two.join(5)
+    assert (gguf.GGUFReader, gguf.get_tensor_name_map) == original
