@@ -49,7 +49,7 @@ def main() -> None:
     parser.add_argument("--save", type=Path, help="write the batched responses (and the build) to this JSON file")
     parser.add_argument("--compare", type=Path, help="count batched responses identical to a --save file's")
     parser.add_argument("--smoke", action="store_true",
-                        help="1 statement, batch 2, 4 new tokens (only checks that the script runs)")
+                        help="4 prompts of 1 statement, batch 2, 4 new tokens (only checks that the script runs)")
     args = parser.parse_args()
     if args.smoke:
         args.statements, args.batch_size, args.max_new_tokens = 1, 2, 4
@@ -62,7 +62,7 @@ def main() -> None:
     else:
         samples = build_samples(task, registry, limit=args.statements, samples_per_prompt=1)
         settings = GenerationSettings(samples=1, max_new_tokens=args.max_new_tokens, temperature=0)
-    prompts = [prompt_of(s) for s in samples]
+    prompts = [prompt_of(s) for s in samples][:4 if args.smoke else None]  # smoke: two batches of 2
 
     print(f"{args.backend}: {len(prompts)} prompts ({args.statements} statements), temperature "
           f"{settings.temperature}, {settings.max_new_tokens} new tokens at most")

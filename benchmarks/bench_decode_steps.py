@@ -71,17 +71,22 @@ def timed(cls, name: str, totals: dict):
         setattr(cls, name, original)
 
 
-def run_split(statements: int, batch_size: int, threads: int | None) -> None:
+def run_split(statements: int, batch_size: int, threads: int | None, prompts_cap: int | None = None,
+              new_tokens: int | None = None) -> None:
+    """The PCT sampling run: ``statements`` statements (10 samples each), or their first ``prompts_cap`` prompts,
+    at the task's 100 new tokens or ``new_tokens``."""
     registry = load_registry()
     task = registry.task("pct")
-    prompts = [prompt_of(s) for s in build_samples(task, registry, limit=statements)]
+    prompts = [prompt_of(s) for s in build_samples(task, registry, limit=statements)][:prompts_cap]
+    generation = task.generation if new_tokens is None else task.generation.model_copy(
+        update={"max_new_tokens": new_tokens})
     totals: dict = {}
     with LlamaCppBackend(str(embedded_gguf_path()), batch_size=batch_size, n_threads=threads) as backend:
-        backend.generate(prompts[:2], task.generation)  # warm-up: the decoder's context
+        backend.generate(prompts[:2], generation)  # warm-up: the decoder's context
         with timed(BatchDecoder, "_fill", totals), timed(BatchDecoder, "_sample", totals), \
                 timed(BatchDecoder, "_prefill", totals):
             started = time.perf_counter()
-            completions = backend.generate(prompts, task.generation)
+            completions = backend.generate(prompts, generation)
             total = time.perf_counter() - started
     tokens = sum(c.usage.completion_tokens for c in completions)
     print(f"PCT sampling, {len(prompts)} prompts, batch {batch_size}: {total:.1f} s, {tokens} new tokens "
@@ -99,15 +104,18 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=None, help="threads of the split run (default: every core)")
     parser.add_argument("--steps", type=int, default=30, help="decoding steps timed per sequence count")
     parser.add_argument("--smoke", action="store_true",
-                        help="batch 2, 1 statement, 5 steps (only checks that the script runs)")
+                        help="batch 2, 5 steps, 4 prompts of 1 statement, 8 new tokens (only checks that the "
+                             "script runs)")
     args = parser.parse_args()
+    prompts_cap = new_tokens = None
     if args.smoke:
         args.batch_size, args.statements, args.steps = 2, 1, 5
+        prompts_cap, new_tokens = 4, 8  # two batches: the decoder is refilled once
     for threads in (1, 2):
         for n, ms in step_costs(args.batch_size, threads, args.steps):
             print(f"step with {n:2d} sequences, {threads} thread(s): {ms:6.1f} ms ({ms / n:5.1f} ms per token, "
                   f"{1000 * n / ms:6.1f} tok/s)")
-    run_split(args.statements, args.batch_size, args.threads)
+    run_split(args.statements, args.batch_size, args.threads, prompts_cap, new_tokens)
 
 
 if __name__ == "__main__":

@@ -69,13 +69,14 @@ def main() -> None:
     parser.add_argument("--prior", type=float, help="a recorded speed, seconds per response (default: none)")
     parser.add_argument("--tail", type=float, default=30.0, help="seconds before the end left out of the factor")
     parser.add_argument("--threads", type=int, help="llama.cpp threads (default: the backend's, all cores)")
-    parser.add_argument("--smoke", action="store_true", help="2 statements x 4 responses")
+    parser.add_argument("--smoke", action="store_true", help="2 statements x 4 responses of 16 tokens at most")
     args = parser.parse_args()
     if args.smoke:
         args.limit, args.samples = 2, 4
 
     registry = load_registry([])
     task = registry.task("pct")
+    generation = task.generation.model_copy(update={"max_new_tokens": 16}) if args.smoke else task.generation
     backend_name, model, _ = choose(None, None)
     load_before = os.getloadavg()
     with create_backend(backend_name, model, {"n_threads": args.threads} if args.threads else {}) as backend:
@@ -83,7 +84,7 @@ def main() -> None:
                                 model_name=backend.display_name)
         estimator = RecordingEstimator(len(samples), prior_seconds=args.prior, batch=decode_batch(backend))
         start = time.perf_counter()
-        generate_samples(samples, backend, task.generation, show_progress=False, estimator=estimator)
+        generate_samples(samples, backend, generation, show_progress=False, estimator=estimator)
         end = time.perf_counter() - start
     start = estimator.warm_up_size()
     found = factors(estimator.trace, end, len(samples), args.tail, start)

@@ -53,14 +53,17 @@ def main() -> None:
     parser.add_argument("--seeds", nargs="*", type=int, default=[], help="seeds to run (full PCT each)")
     parser.add_argument("--out", type=Path, default=Path("runs/seeds"))
     parser.add_argument("--smoke", action="store_true",
-                        help="seeds 1 and 2 on 4 statements x 2 samples, lexical scorer, in a temporary folder "
-                             "(only checks that the script runs)")
+                        help="seeds 1 and 2 on 4 statements x 2 samples of the mock backend's canned answers, "
+                             "lexical scorer, in a temporary folder (only checks that the script runs)")
     args = parser.parse_args()
     polibench = [sys.executable, "-m", "polibench"]  # this interpreter's polibench (a checkout on PYTHONPATH too)
     extra: tuple[str, ...] = ()
     if args.smoke:
         args.seeds, args.out = [1, 2], Path(tempfile.mkdtemp(prefix="bench-seeds-"))
-        extra = ("--limit", "4", "--samples", "2", "--scorer", "lexical", "--no-cache", "--no-progress")
+        # the mock backend: seconds instead of the embedded model's 16 responses, and its answers are scored, so
+        # the table and the spread are printed too
+        extra = ("--backend", "mock", "--limit", "4", "--samples", "2", "--scorer", "lexical", "--no-cache",
+                 "--no-progress")
 
     folders = list(args.runs)
     for seed in args.seeds:

@@ -21,7 +21,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--judge", type=int, default=0, help="also time the judge on this many test examples")
     parser.add_argument("--threads", type=int, help="torch threads (default: torch's choice)")
-    parser.add_argument("--smoke", action="store_true", help="the recipe for 3 steps on 40 train examples, scored on "
+    parser.add_argument("--smoke", action="store_true", help="the recipe for 1 step on 40 train examples, scored on "
                                                              "40 test examples (only checks that the script runs)")
     args = parser.parse_args()
 
@@ -43,7 +43,7 @@ def main() -> None:
         if args.smoke:
             path = Path(cache) / "smoke-model"
             train_classifier(str(minilm_path()), load_examples("gold:train")[:40], path,
-                             dataclasses.replace(recipe(), steps=3), show_progress=False)
+                             dataclasses.replace(recipe(), steps=1), show_progress=False)
             trained = ClassifierScorer(model=str(path))
         else:
             path = ensure_default_checkpoint(show_progress=False)

@@ -11,7 +11,7 @@ a dev split carved from it by statement (``split_by_statement(train, 0.2, seed=0
 Run:  python benchmarks/bench_stance_dev.py [--lr 2e-4 --epochs 5 --freeze-layers 0]   (~5 min on 2 cores)
       python benchmarks/bench_stance_dev.py --train-file OLD/train.jsonl --output DIR   (another gold version)
       python benchmarks/bench_stance_dev.py --checkpoint DIR   (no training: a kept dev checkpoint on this dev split)
-      python benchmarks/bench_stance_dev.py --smoke      (a few steps on 40 examples: checks the script runs)
+      python benchmarks/bench_stance_dev.py --smoke      (1 step on 40 examples: checks the script runs)
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ def main() -> None:
     parser.add_argument("--lr", type=float, help="learning rate (default: the recipe's)")
     parser.add_argument("--epochs", type=float, help="epochs (default: the recipe's)")
     parser.add_argument("--freeze-layers", type=int, help="lowest encoder layers frozen (default: the recipe's)")
-    parser.add_argument("--smoke", action="store_true", help="3 steps on 40 examples, to check the script runs")
+    parser.add_argument("--smoke", action="store_true", help="1 step on 40 examples, to check the script runs")
     parser.add_argument("--output", type=Path, help="keep the dev checkpoint here (default: a temporary folder)")
     parser.add_argument("--train-file", default="gold:train",
                         help="the train split the dev split is carved from (default: gold:train; e.g. an earlier "
@@ -67,7 +67,7 @@ def main() -> None:
     overrides = {"learning_rate": args.lr, "epochs": args.epochs, "freeze_layers": args.freeze_layers}
     settings = dataclasses.replace(settings, **{k: v for k, v in overrides.items() if v is not None})
     if args.smoke:
-        rest, dev, settings = rest[:40], dev[:40], dataclasses.replace(settings, steps=3)
+        rest, dev, settings = rest[:40], dev[:40], dataclasses.replace(settings, steps=1)
     print(f"dev split: {len(rest)} train / {len(dev)} dev examples, {len({e.group for e in dev})} dev statements")
     print(f"settings: {settings}")
     with tempfile.TemporaryDirectory() as tmp:

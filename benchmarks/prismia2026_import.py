@@ -28,7 +28,6 @@ import argparse
 import json
 import shutil
 import statistics
-import subprocess
 import sys
 from pathlib import Path
 
@@ -92,7 +91,19 @@ def panel_document(source: Path) -> dict:
 
 
 def polibench(*args: str) -> None:
-    subprocess.run([sys.executable, "-m", "polibench", *args], check=True, cwd=ROOT)
+    """``polibench ARGS`` in this process (the same command, without another interpreter start and its seconds of
+    imports); a failure stops the script. ``sys.argv`` is the command's meanwhile, as in ``python -m polibench
+    ARGS``: the run records it (``run.command`` in results.json)."""
+    from polibench.cli.main import main as polibench_main
+
+    argv = sys.argv
+    sys.argv = [sys.executable, *args]
+    try:
+        code = polibench_main(list(args))
+    finally:
+        sys.argv = argv
+    if code != 0:
+        raise SystemExit(f"polibench {args[0]} failed: {' '.join(args[1:])}")
 
 
 def print_table(entries_dir: Path, panel_path: Path) -> None:
@@ -157,11 +168,8 @@ def main() -> None:
             print(f"{name}: {len(rows)} responses, task {rows[0]['task']}", flush=True)
             polibench("import", str(path), "--tasks", rows[0]["task"], "--output", str(run_dir),
                       "--citation", citation(month), "--licence", LICENCE, "--no-progress")
-            if not args.no_submit:  # in this process: the same command, without another interpreter start
-                from polibench.cli.main import main as polibench_main
-
-                if polibench_main(["submit", str(run_dir), "--entries", str(args.entries), "--force"]) != 0:
-                    raise SystemExit(f"{name}: polibench submit failed")
+            if not args.no_submit:
+                polibench("submit", str(run_dir), "--entries", str(args.entries), "--force")
     if not args.no_submit:
         print_table(args.entries, args.panel)
 

@@ -98,3 +98,22 @@ def embedded_gguf():
     from polibench.models.embedded import embedded_gguf_path
 
     return embedded_gguf_path()
+
+
+@pytest.fixture(scope="session")
+def fork_runner():
+    """A tests/fork_runner.py process (torch, transformers and polibench imported once a session) that runs each
+    script given to ``scripts.run_script`` in a fork of itself: tests/benchmarks/test_benchmarks_smoke.py and
+    tests/debias/test_bench_planted_debias.py share it."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")]),
+           "MPLBACKEND": "Agg"}
+    process = subprocess.Popen([sys.executable, str(root / "tests" / "fork_runner.py")], cwd=root, env=env,
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    yield process
+    process.stdin.close()
+    process.wait(timeout=60)

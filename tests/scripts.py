@@ -1,6 +1,8 @@
-"""Load a script that is not part of the package (benchmarks/, tools/) as a module, by its path."""
+"""Scripts that are not part of the package (benchmarks/, tools/): load one as a module, by its path, or run one
+as ``python SCRIPT ARGS`` in a fork of tests/fork_runner.py (the ``fork_runner`` fixture of tests/conftest.py)."""
 
 import importlib.util
+import json
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -21,3 +23,16 @@ def load_script(path: Path, name: str | None = None, *, beside: bool = False) ->
         if beside:
             sys.path.remove(folder)
     return module
+
+
+def run_script(runner, script: Path, args: list[str], tmp_path: Path, timeout: float = 600) -> tuple[int, str, str]:
+    """``python SCRIPT ARGS`` (in a fork of ``runner``, a tests/fork_runner.py process), in the repository's root,
+    with ``TMPDIR`` set to ``tmp_path``: exit status, stdout, stderr."""
+    out, err = tmp_path / f"{script.name}.stdout", tmp_path / f"{script.name}.stderr"
+    request = {"script": str(script), "args": args, "cwd": str(Path(__file__).resolve().parents[1]),
+               "env": {"TMPDIR": str(tmp_path)}, "stdout": str(out), "stderr": str(err), "timeout": timeout}
+    runner.stdin.write(json.dumps(request) + "\n")
+    runner.stdin.flush()
+    reply = runner.stdout.readline()
+    assert reply, f"tests/fork_runner.py stopped (exit status {runner.poll()})"
+    return json.loads(reply)["returncode"], out.read_text(errors="replace"), err.read_text(errors="replace")

@@ -13,13 +13,10 @@ tests/taskspec/test_prismia_tasks.py does).
 """
 
 import importlib.util
-import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from scripts import run_script
 
 ROOT = Path(__file__).resolve().parents[2]
 BENCHMARKS = sorted(p.name for p in (ROOT / "benchmarks").glob("*.py") if not p.name.startswith("_"))
@@ -56,28 +53,10 @@ ARGS = {
 }
 
 
-@pytest.fixture(scope="module")
-def runner():
-    """A tests/fork_runner.py process (imports done once) that runs each script in a fork of itself."""
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
-           "MPLBACKEND": "Agg"}
-    process = subprocess.Popen([sys.executable, str(ROOT / "tests" / "fork_runner.py")], cwd=ROOT, env=env,
-                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    yield process
-    process.stdin.close()
-    process.wait(timeout=60)
-
-
-def run_script(runner, script: Path, args: list[str], tmp_path: Path, timeout: float = 600) -> tuple[int, str, str]:
-    """``python SCRIPT ARGS`` (in a fork of ``runner``), in the repository's root: exit status, stdout, stderr."""
-    out, err = tmp_path / f"{script.name}.stdout", tmp_path / f"{script.name}.stderr"
-    request = {"script": str(script), "args": args, "cwd": str(ROOT),
-               "env": {"TMPDIR": str(tmp_path)}, "stdout": str(out), "stderr": str(err), "timeout": timeout}
-    runner.stdin.write(json.dumps(request) + "\n")
-    runner.stdin.flush()
-    reply = runner.stdout.readline()
-    assert reply, f"tests/fork_runner.py stopped (exit status {runner.poll()})"
-    return json.loads(reply)["returncode"], out.read_text(errors="replace"), err.read_text(errors="replace")
+@pytest.fixture
+def runner(fork_runner):
+    """tests/conftest.py's tests/fork_runner.py process (imports done once a session)."""
+    return fork_runner
 
 
 @pytest.mark.slow

@@ -97,45 +97,47 @@ def test_bad_input_one_line_exit_2(args, message, tmp_path):
     assert not (tmp_path / "o" / "results.json").exists()
 
 
-FAULBORN_TOKENS = 16  # new tokens per faulborn30 response in the test below (the task's own is 100)
+SHORT_TOKENS = 16  # new tokens per response in the test below (the tasks' own is 100)
 
 
-def faulborn30_short(folder: Path) -> str:
-    """The built-in faulborn30 task file, copied into ``folder`` as task `faulborn30-short` with
-    ``max_new_tokens: FAULBORN_TOKENS``: the same prompts, forms, prefixes, scoring and metrics, generated
-    shorter (60 responses of 100 tokens were most of the test's minute). Its name."""
-    text = (Path(__file__).resolve().parents[2] / "tasks" / "faulborn30.yaml").read_text(encoding="utf-8")
-    assert "\ntask: faulborn30\n" in text and "\n  max_new_tokens: 100\n" in text
-    folder.mkdir()
-    (folder / "faulborn30_short.yaml").write_text(
-        text.replace("\ntask: faulborn30\n", "\ntask: faulborn30-short\n")
-        .replace("\n  max_new_tokens: 100\n", f"\n  max_new_tokens: {FAULBORN_TOKENS}\n"), encoding="utf-8")
-    return "faulborn30-short"
+def short_copy(folder: Path, file: str, task: str) -> str:
+    """The built-in task file ``tasks/FILE`` (task ``task``), copied into ``folder`` as task ``<task>-short`` with
+    ``max_new_tokens: SHORT_TOKENS``: the same prompts, forms, prefixes, scoring and metrics, generated shorter
+    (faulborn30's 60 responses of 100 tokens were most of the test's minute, pct-stability's and wvs's 8 a third
+    of the rest). Its name."""
+    text = (Path(__file__).resolve().parents[2] / "tasks" / file).read_text(encoding="utf-8")
+    assert f"\ntask: {task}\n" in text and "\n  max_new_tokens: 100" in text
+    folder.mkdir(exist_ok=True)
+    (folder / f"{task}_short.yaml").write_text(
+        text.replace(f"\ntask: {task}\n", f"\ntask: {task}-short\n")
+        .replace("\n  max_new_tokens: 100", f"\n  max_new_tokens: {SHORT_TOKENS}"), encoding="utf-8")
+    return f"{task}-short"
 
 
 @pytest.mark.slow
 def test_faulborn30_stability_and_wvs_run_on_the_embedded_model(tmp_path):
     """The other built-in tasks end to end on the real model: 1 statement per instrument, 1 sample
-    (faulborn30: 2 statements x 3 forms x 10 prefixes, as a copy with shorter responses; pct-stability: 7
-    prompts; wvs: 1)."""
+    (faulborn30: 2 statements x 3 forms x 10 prefixes; pct-stability: 7 prompts; wvs: 1), as copies with shorter
+    responses."""
     out = tmp_path / "multi"
-    faulborn = faulborn30_short(tmp_path / "tasks")
-    proc = polibench("run", "--tasks", f"{faulborn},pct-stability,wvs", "--include-path", str(tmp_path / "tasks"),
+    faulborn, stability, wvs = (short_copy(tmp_path / "tasks", file, task) for file, task in (
+        ("faulborn30.yaml", "faulborn30"), ("pct_stability.yaml", "pct-stability"), ("wvs.yaml", "wvs")))
+    proc = polibench("run", "--tasks", f"{faulborn},{stability},{wvs}", "--include-path", str(tmp_path / "tasks"),
                      "--limit", "1", "--samples", "1", "--scorer", "lexical", "--output", str(out), "--no-progress",
                      "--no-cache")
     assert proc.returncode == 0, proc.stderr
     lines = [json.loads(line) for line in (out / "samples.jsonl").read_text().splitlines()]
-    per_task = {t: [s for s in lines if s["task"] == t] for t in (faulborn, "pct-stability", "wvs")}
-    assert {t: len(v) for t, v in per_task.items()} == {faulborn: 60, "pct-stability": 7, "wvs": 1}
+    per_task = {t: [s for s in lines if s["task"] == t] for t in (faulborn, stability, wvs)}
+    assert {t: len(v) for t, v in per_task.items()} == {faulborn: 60, stability: 7, wvs: 1}
     assert {s["form"] for s in per_task[faulborn]} == {"original", "reformulation", "opposite"}
     assert len({s["variant"] for s in per_task[faulborn]}) == 10
-    assert all(s["usage"]["completion_tokens"] <= FAULBORN_TOKENS for s in per_task[faulborn])
+    assert all(s["usage"]["completion_tokens"] <= SHORT_TOKENS for s in lines)
     named = [s["prompt"] for s in per_task[faulborn] if s["variant"] == "name"]
     assert named and all("SmolLM2-135M-Instruct" in p and ".gguf" not in p for p in named)
     results = json.loads((out / "results.json").read_text())["results"]
     assert set(results[faulborn]["faulborn_bias"]["per_prefix"]) >= {"likert", "baseline", "name"}
     assert set(results[faulborn]["faulborn_bias"]["per_form"]) == {"original", "reformulation", "opposite"}
-    per_variant = results["pct-stability"]["pct"]["per_variant"]
+    per_variant = results[stability]["pct"]["per_variant"]
     assert len(per_variant) == 7
     for coords in per_variant.values():  # each prompt's coordinates carry their own item-bootstrap interval
         for axis in ("economic", "social"):
@@ -144,8 +146,8 @@ def test_faulborn30_stability_and_wvs_run_on_the_embedded_model(tmp_path):
                 continue
             low, high = coords["ci"][axis]
             assert low <= coords[axis] <= high
-    assert "faulborn_bias" in results["wvs"] and "pct" not in results["wvs"]
+    assert "faulborn_bias" in results[wvs] and "pct" not in results[wvs]
     check = polibench("score", str(out), "--check")
     assert check.returncode == 0 and "matches" in check.stdout, check.stdout + check.stderr
     report = (out / "report.md").read_text()
-    assert all(f"\n## {t}\n" in report for t in (faulborn, "pct-stability", "wvs"))
+    assert all(f"\n## {t}\n" in report for t in (faulborn, stability, wvs))

@@ -3,13 +3,10 @@ option neutrally, and its --smoke size runs every method end to end (base, plant
 Mode 2, GRPO, rerank) and prints one table row each."""
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from scripts import load_script
+from scripts import load_script, run_script
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "benchmarks" / "bench_planted_debias.py"
@@ -35,13 +32,12 @@ def test_plant_is_conservative_after_red_states_only():
         assert (conservative, neutral) == ((10, 0) if item.group == "red" else (0, 10)), item.text
 
 
-def test_smoke_runs_every_method(tmp_path):
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "POLIBENCH_CACHE": os.environ.get("POLIBENCH_CACHE",
-                                                                                  str(tmp_path / "cache"))}
-    done = subprocess.run([sys.executable, str(SCRIPT), "--smoke"], capture_output=True, text=True, env=env,
-                          cwd=ROOT, timeout=600)
-    assert done.returncode == 0, done.stderr[-2000:]
-    rows = json.loads(done.stdout.strip().splitlines()[-1])
+def test_smoke_runs_every_method(tmp_path, fork_runner):
+    """``python benchmarks/bench_planted_debias.py --smoke`` (in a fork of the session's tests/fork_runner.py, which
+    has imported torch and transformers already; this session's polibench cache)."""
+    returncode, stdout, stderr = run_script(fork_runner, SCRIPT, ["--smoke"], tmp_path)
+    assert returncode == 0, stderr[-2000:]
+    rows = json.loads(stdout.strip().splitlines()[-1])
     assert [r["method"] for r in rows] == ["base model", "planted model", "planted + Algorithm 1, Mode 1",
                                            "planted + Algorithm 1, Mode 2", "planted + GRPO (judge reward)",
                                            "planted + rerank (4 candidates)"]
@@ -52,10 +48,10 @@ def test_smoke_runs_every_method(tmp_path):
             assert r[f"{m}_excess"] == pytest.approx(r[m] - r[f"{m}_null"], abs=2e-6), (r["method"], m)
             low, high = r[f"{m}_excess_ci"]
             assert low <= high and 0 < r[f"{m}_p"] <= 1
-    header = next(line for line in done.stdout.splitlines() if line.startswith("| model"))
+    header = next(line for line in stdout.splitlines() if line.startswith("| model"))
     assert header.count("| null |") == 2 and header.count("excess [95% CI] | p |") == 3
     assert all("mean_kl" in r for r in rows if "Algorithm 1" in r["method"])
-    assert done.stdout.count("\n| planted") == 5
+    assert stdout.count("\n| planted") == 5
 
 
 def test_base_option_default_is_the_tiny_gpt2_and_smollm2_is_the_embedded_gguf():
