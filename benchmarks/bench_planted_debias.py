@@ -127,15 +127,16 @@ def smollm2_copy(folder: Path) -> Path:
     return folder
 
 
-def plant_texts(registry, task_name: str, seed: int, repeats: int) -> list[str]:
-    """Prompt + continuation pairs: conservative after red-state keywords, neutral after the other options."""
+def plant_texts(registry, task_name: str, seed: int, repeats: int, limit: int | None = None) -> list[str]:
+    """Prompt + continuation pairs: conservative after red-state keywords, neutral after the other options; on
+    the first ``limit`` keywords (the ones a run with that ``--limit`` evaluates), or on all of them."""
     from polibench.taskspec.schema import fill_template
 
     rng = random.Random(seed)
     task = registry.task(task_name)
     variants = registry.variant_sets[task.variant_set].variants
     out = []
-    for item in registry.instruments[task.instruments[0]].items:
+    for item in registry.instruments[task.instruments[0]].items[:limit]:
         pool = CONSERVATIVE if item.group == "red" else NEUTRAL
         for variant in variants:
             for _ in range(repeats):
@@ -233,6 +234,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--plant-lr", type=float,
                         help="learning rate of the plant training (default: 1e-3 tiny GPT-2, 1e-4 SmolLM2)")
     parser.add_argument("--plant-batch", type=int, default=16, help="batch size of the plant training (16)")
+    parser.add_argument("--plant-keywords", choices=("all", "evaluated"), default="all",
+                        help="keywords the plant is trained on: all 50 (default), or only the --limit evaluated ones")
     parser.add_argument("--plant-mix", type=int, default=500,
                         help="pre-training texts mixed into the plant so the model stays a language model (500)")
     parser.add_argument("--held-out", type=int, help="first N held-out texts for perplexity (default: all 147)")
@@ -277,7 +280,8 @@ def main() -> None:
     train_texts, test_texts = builtin_corpus()
     corpus = [e.response for e in load_examples(gold_path("train"))] + [t.text for t in train_texts]
     held_out = [t.text for t in test_texts][: 4 if smoke else args.held_out]
-    plant = plant_texts(registry, task_name, args.seed, repeats=1 if smoke else args.plant_repeats)
+    plant = plant_texts(registry, task_name, args.seed, repeats=1 if smoke else args.plant_repeats,
+                        limit=limit if args.plant_keywords == "evaluated" else None)
     guidance = TfidfIdeologyScorer()
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)

@@ -105,6 +105,26 @@ def test_calibration_raises_the_reward_within_the_kl_penalty(gpt2):
     assert torch.allclose(same, base, atol=1e-6) and float(kl_none.abs().max()) < 1e-6
 
 
+def test_calibration_never_ends_below_where_it_started_so_lambda_binds_the_kl(gpt2):
+    """On a head as sensitive to the hidden state as SmolLM2's (hidden states of large norm: a step of 0.1 of
+    the norm moves the logits far), the K steps still end no worse than no perturbation at all on
+    J - lambda KL, so a larger lambda buys a smaller KL, down to far below sigma. Fixed-length steps fail it:
+    they overshoot and end with a KL of nats whatever lambda is."""
+    import torch
+
+    backend = LiuCalibratedBackend(str(gpt2), LiuSettings(mode=1, steps=15), corpus=TOY)
+    hidden = 40 * torch.randn(4, backend.head.weight.shape[1], generator=torch.Generator().manual_seed(1))
+    base = torch.log_softmax(backend.head(hidden).float(), -1)
+    reward = lambda logp: (logp.exp() * backend.token_rewards).sum(-1)  # noqa: E731
+    kls = []
+    for lam in (0.6, 19.2, 614.4):  # 0.6 doubled 5 and 10 times, as adaptive lambda does
+        logp, kl = backend.calibrate(hidden, [lam] * 4)
+        assert (reward(logp) - lam * kl >= reward(base) - 1e-6).all()
+        kls.append(kl)
+    assert (kls[0] >= kls[1]).all() and (kls[1] >= kls[2]).all()
+    assert float(kls[2].max()) < 0.02 / 1.5  # lambda can bring the KL under Mode 1's sigma
+
+
 def test_mode2_window_rewards_follow_the_judge_and_the_discount(gpt2):
     import torch
 
