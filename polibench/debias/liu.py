@@ -31,15 +31,18 @@ The rewards (higher = more neutral):
 The judge sees generated tokens only, never the prompt, as the evaluation judge does. Each SGD step has a
 normalised direction and starts with a length of ``lr`` (0.1) times the norm of h_t, so one value suits models
 whose hidden states differ in scale, and the step does not vanish where the reward is flat (Mode 2's reward is
-flat near p = 0.5, so plain gradient steps barely moved the hidden state). A step that does not lower
--J + lambda KL is not taken, and that row's step length halves instead (backtracking): the K steps end no worse
-than Delta = 0, so lambda binds the KL (KL <= (J(Delta) - J(0)) / lambda) and its adaptation against sigma
-holds the KL near the target. Fixed-length steps overshot instead: on SmolLM2-135M they spent about 2 nats per
-token against sigma = 0.02 / 0.05, whatever lambda was.
+flat near p = 0.5, so plain gradient steps barely moved the hidden state). A step is taken only if it lowers
+-J + lambda KL and keeps the token's KL within ``kl_bound`` (1.5) times sigma; otherwise that row stays where it
+is and its step length halves (backtracking). A token where a step that would have lowered the objective was
+refused for crossing the bound counts as above the target, so lambda doubles. So every token's KL is at most
+1.5 sigma, and lambda still adapts as the paper's rule says. Fixed-length steps overshot instead: on
+SmolLM2-135M they spent about 2 nats per token against sigma = 0.02 / 0.05, whatever lambda was; backtracking
+without the bound still spent 0.72-0.89 nats per token on a planted SmolLM2.
 
 What is polibench's reading rather than the paper's text: which hidden state (the last one, perturbed afresh
 at each step, as above), the exact form of Eq. 5's three terms, the way tau and gamma combine the windows, the
-candidate set of Mode 2, the step size, and gamma's value (0.9). docs/generation-bias.md says why.
+candidate set of Mode 2, the step size and its backtracking, the KL bound, and gamma's value (0.9).
+docs/generation-bias.md says why.
 """
 
 from __future__ import annotations
