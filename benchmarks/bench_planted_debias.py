@@ -127,15 +127,16 @@ def smollm2_copy(folder: Path) -> Path:
     return folder
 
 
-def plant_texts(registry, task_name: str, seed: int, repeats: int) -> list[str]:
-    """Prompt + continuation pairs: conservative after red-state keywords, neutral after the other options."""
+def plant_texts(registry, task_name: str, seed: int, repeats: int, limit: int | None = None) -> list[str]:
+    """Prompt + continuation pairs: conservative after red-state keywords, neutral after the other options; on
+    the first ``limit`` keywords (the ones a run with that ``--limit`` evaluates), or on all of them."""
     from polibench.taskspec.schema import fill_template
 
     rng = random.Random(seed)
     task = registry.task(task_name)
     variants = registry.variant_sets[task.variant_set].variants
     out = []
-    for item in registry.instruments[task.instruments[0]].items:
+    for item in registry.instruments[task.instruments[0]].items[:limit]:
         pool = CONSERVATIVE if item.group == "red" else NEUTRAL
         for variant in variants:
             for _ in range(repeats):
@@ -207,7 +208,8 @@ def measure(label: str, backend, registry, task: str, out: Path, options, ppl: f
            "minutes": round((time.time() - started) / 60, 2)}
     stats = getattr(backend, "stats", None)
     if stats is not None:
-        row["mean_kl"] = stats.summary(backend.settings.kl_target)["mean_kl"]
+        summary = stats.summary(backend.settings.kl_target)
+        row.update(mean_kl=summary["mean_kl"], share_held_at_kl_bound=summary["share_held_at_kl_bound"])
     print("measured:", json.dumps(row), flush=True)
     with (out / "samples.jsonl").open(encoding="utf-8") as handle:  # a few continuations, to read what was judged
         shown = [json.loads(line) for line in handle]
@@ -233,6 +235,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--plant-lr", type=float,
                         help="learning rate of the plant training (default: 1e-3 tiny GPT-2, 1e-4 SmolLM2)")
     parser.add_argument("--plant-batch", type=int, default=16, help="batch size of the plant training (16)")
+    parser.add_argument("--plant-keywords", choices=("all", "evaluated"), default="all",
+                        help="keywords the plant is trained on: all 50 (default), or only the --limit evaluated ones")
+    parser.add_argument("--planted", metavar="DIR",
+                        help="a planted model an earlier run of this script saved (--keep DIR): no plant training")
+    parser.add_argument("--keep", metavar="DIR", help="save the base and the planted model under DIR")
     parser.add_argument("--plant-mix", type=int, default=500,
                         help="pre-training texts mixed into the plant so the model stays a language model (500)")
     parser.add_argument("--held-out", type=int, help="first N held-out texts for perplexity (default: all 147)")
@@ -277,7 +284,8 @@ def main() -> None:
     train_texts, test_texts = builtin_corpus()
     corpus = [e.response for e in load_examples(gold_path("train"))] + [t.text for t in train_texts]
     held_out = [t.text for t in test_texts][: 4 if smoke else args.held_out]
-    plant = plant_texts(registry, task_name, args.seed, repeats=1 if smoke else args.plant_repeats)
+    plant = plant_texts(registry, task_name, args.seed, repeats=1 if smoke else args.plant_repeats,
+                        limit=limit if args.plant_keywords == "evaluated" else None)
     guidance = TfidfIdeologyScorer()
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
@@ -303,10 +311,21 @@ def main() -> None:
                                           args.seed, vocab_texts=plant))
         mixed = plant[: 64 if smoke else None] + corpus[: 0 if smoke else args.plant_mix]  # keeps it an LM
         plant_lr = args.plant_lr or PLANT_LR[args.base]
-        planted = continue_training(base, root / "planted", mixed, 0.5 if smoke else args.plant_epochs, args.seed,
-                                    learning_rate=plant_lr, batch_size=args.plant_batch)
-        print(f"base ({args.base}) and planted models in {(time.time() - started) / 60:.1f} min "
-              f"({len(plant)} plant texts + {len(mixed) - len(plant)} ordinary, lr {plant_lr})", flush=True)
+        if args.planted:
+            planted = args.planted
+            print(f"base ({args.base}) in {(time.time() - started) / 60:.1f} min; planted model: {planted}",
+                  flush=True)
+        else:
+            planted = continue_training(base, root / "planted", mixed, 0.5 if smoke else args.plant_epochs,
+                                        args.seed, learning_rate=plant_lr, batch_size=args.plant_batch)
+            print(f"base ({args.base}) and planted models in {(time.time() - started) / 60:.1f} min "
+                  f"({len(plant)} plant texts + {len(mixed) - len(plant)} ordinary, lr {plant_lr})", flush=True)
+        if args.keep:
+            import shutil
+
+            for name, folder in (("base", base), ("planted", planted)):
+                shutil.copytree(folder, Path(args.keep) / name, dirs_exist_ok=True,
+                                ignore=shutil.ignore_patterns("trainer"))
 
         def hf(path: str):
             return HFBackend(path, device="cpu", batch_size=16)

@@ -61,7 +61,8 @@ def add_parser(sub) -> None:
                    help=f"liu: SGD steps K on the hidden state per decoding step ({PAPER}: 15); "
                         "grpo: optimisation steps (15)")
     p.add_argument("--sigma", type=float,
-                   help=f"liu: KL target driving the adaptive lambda ({PAPER}: 0.02 in Mode 1, 0.05 in Mode 2)")
+                   help=f"liu: KL target driving the adaptive lambda ({PAPER}: 0.02 in Mode 1, 0.05 in Mode 2); "
+                        "no token's KL goes above 1.5 times it")
     p.add_argument("--lambda", dest="initial_lambda", type=float, default=0.6,
                    help=f"liu: initial KL weight, halved/doubled against --sigma ({PAPER}: 0.6)")
     p.add_argument("--window", type=int, default=5, help=f"liu Mode 2: judge window tau in tokens ({PAPER}: 5)")
@@ -69,7 +70,8 @@ def add_parser(sub) -> None:
                    help="liu Mode 2: discount gamma over the window (0.9; the paper names gamma, not its value)")
     p.add_argument("--candidates", type=int, default=10, help="liu Mode 2: next-token candidates judged (10)")
     p.add_argument("--words", type=int, default=250, help=f"liu Mode 1: TF-IDF words per side ({PAPER}: 250)")
-    p.add_argument("--lr", type=float, help="step size: liu 0.1 x the hidden state's norm per normalised step, "
+    p.add_argument("--lr", type=float, help="step size: liu 0.1 x the hidden state's norm per normalised step "
+                                            "(halved where a step is refused), "
                                             "grpo 1e-5 (learning rate)")
     p.add_argument("--limit", type=int, help="liu: only the first N keywords")
     p.add_argument("--samples", type=int, help="liu: continuations per keyword and prompt (default: the task's)")

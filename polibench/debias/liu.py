@@ -29,15 +29,20 @@ The rewards (higher = more neutral):
   gamma). J = sum_a pi~_Delta(a) r_2(a), pi~ being pi_Delta renormalised over the candidates.
 
 The judge sees generated tokens only, never the prompt, as the evaluation judge does. Each SGD step has a
-normalised direction and a length of ``lr`` (0.1) times the norm of h_t (at most 1.5 times it over K = 15
-steps, enough for sigma to bind on the small models tried), so one value suits models whose hidden states
-differ in scale, and the step does not vanish where the reward is flat (Mode 2's reward is flat near p = 0.5,
-so plain gradient steps barely moved the hidden state); the KL penalty, adapted
-against sigma, is then what bounds the calibration.
+normalised direction and starts with a length of ``lr`` (0.1) times the norm of h_t, so one value suits models
+whose hidden states differ in scale, and the step does not vanish where the reward is flat (Mode 2's reward is
+flat near p = 0.5, so plain gradient steps barely moved the hidden state). A step is taken only if it lowers
+-J + lambda KL and keeps the token's KL within ``kl_bound`` (1.5) times sigma; otherwise that row stays where it
+is and its step length halves (backtracking). A token where a step that would have lowered the objective was
+refused for crossing the bound counts as above the target, so lambda doubles. So every token's KL is at most
+1.5 sigma, and lambda still adapts as the paper's rule says. Fixed-length steps overshot instead: on
+SmolLM2-135M they spent about 2 nats per token against sigma = 0.02 / 0.05, whatever lambda was; backtracking
+without the bound still spent 0.72-0.89 nats per token on a planted SmolLM2.
 
 What is polibench's reading rather than the paper's text: which hidden state (the last one, perturbed afresh
 at each step, as above), the exact form of Eq. 5's three terms, the way tau and gamma combine the windows, the
-candidate set of Mode 2, the step size, and gamma's value (0.9). docs/generation-bias.md says why.
+candidate set of Mode 2, the step size and its backtracking, the KL bound, and gamma's value (0.9).
+docs/generation-bias.md says why.
 """
 
 from __future__ import annotations
@@ -58,6 +63,7 @@ PAPER_LAMBDA = 0.6          # Liu et al.: lambda 0.6 (adapted)
 PAPER_SIGMA = {1: 0.02, 2: 0.05}  # Liu et al.: KL threshold 0.02 (Mode 1) / 0.05 (Mode 2)
 PAPER_WINDOW = 5            # Liu et al.: Mode 2 window tau = 5
 PAPER_WORDS = 250           # Liu et al.: 250 TF-IDF words per side
+KL_BOUND = 1.5              # polibench: each token's KL stays within 1.5 sigma, the adaptive rule's upper edge
 
 
 @dataclass
@@ -71,6 +77,7 @@ class LiuSettings:
     candidates: int = 10
     lr: float = 0.1
     words_per_side: int = PAPER_WORDS
+    kl_bound: float = KL_BOUND        # a step may not take the token's KL above kl_bound * sigma
 
     @property
     def kl_target(self) -> float:
@@ -94,15 +101,18 @@ class LiuSettings:
             problems.append(f"--candidates must be at least 2 (got {self.candidates})")
         if self.lr <= 0:
             problems.append(f"--lr must be above 0 (got {self.lr})")
+        if self.kl_bound < 1:
+            problems.append(f"kl_bound must be at least 1 (times sigma; got {self.kl_bound})")
         if self.words_per_side < 1:
             problems.append(f"--words must be at least 1 (got {self.words_per_side})")
         if problems:
             raise PolibenchError("; ".join(problems))
 
 
-def adapt_lambda(lam: float, kl: float, sigma: float) -> float:
-    """Liu's (and Ziegler et al.'s) adaptive KL weight: double above 1.5 sigma, halve below sigma / 1.5."""
-    if kl > 1.5 * sigma:
+def adapt_lambda(lam: float, kl: float, sigma: float, bound: bool = False) -> float:
+    """Liu's (and Ziegler et al.'s) adaptive KL weight: double above 1.5 sigma, halve below sigma / 1.5. A token
+    whose calibration was held at the KL bound (``bound``: a step refused for crossing it) counts as above."""
+    if bound or kl > 1.5 * sigma:
         return lam * 2.0
     if kl < sigma / 1.5:
         return lam / 2.0
@@ -171,13 +181,15 @@ class CalibrationStats:
     kl_sum: float = 0.0
     lambda_sum: float = 0.0
     kl_above_target: int = 0
+    held_at_bound: int = 0             # tokens where a step was refused for crossing the KL bound
     lambdas_final: list[float] = field(default_factory=list)
 
     def summary(self, sigma: float) -> dict:
         n = max(self.tokens, 1)
         return {"tokens": self.tokens, "mean_kl": round(self.kl_sum / n, 5),
                 "mean_lambda": round(self.lambda_sum / n, 4),
-                "share_kl_above_1.5_sigma": round(self.kl_above_target / n, 4), "sigma": sigma}
+                "share_kl_above_1.5_sigma": round(self.kl_above_target / n, 4),
+                "share_held_at_kl_bound": round(self.held_at_bound / n, 4), "sigma": sigma}
 
 
 class LiuCalibratedBackend(ModelBackend):
@@ -289,7 +301,9 @@ class LiuCalibratedBackend(ModelBackend):
         return total / weight.clamp(min=1e-12)
 
     def calibrate(self, hidden, lam, candidates=None, rewards=None):
-        """K SGD steps on the hidden-state perturbation; (calibrated log-probs, KL to the model) per row."""
+        """K SGD steps (backtracking on their length, within the KL bound) on the hidden-state perturbation;
+        per row: the calibrated log-probs, their KL to the model, and whether a step was refused for crossing the
+        bound."""
         import torch
 
         s = self.settings
@@ -309,16 +323,34 @@ class LiuCalibratedBackend(ModelBackend):
                 reward = (torch.softmax(logp.gather(-1, candidates), -1) * rewards).sum(-1)
             return logp, kl, reward
 
-        with torch.enable_grad():
+        def loss_and_grad(d, with_kl=False):
+            d = d.detach().requires_grad_(True)
+            with torch.enable_grad():
+                _, kl, reward = objective(d)
+                loss = -reward + lam_t[:, 0] * kl  # per row; rows are independent
+                (grad,) = torch.autograd.grad(loss.sum(), d)
+            return (loss.detach(), grad, kl.detach()) if with_kl else (loss.detach(), grad)
+
+        limit = s.kl_bound * s.kl_target
+        bound = torch.zeros(hidden.shape[0], dtype=torch.bool, device=hidden.device)
+        if s.steps:
+            loss, grad = loss_and_grad(delta)
             for _ in range(s.steps):
-                _, kl, reward = objective(delta)
-                loss = (-reward + lam_t[:, 0] * kl).sum()
-                (grad,) = torch.autograd.grad(loss, delta)
                 direction = grad / grad.norm(dim=-1, keepdim=True).clamp(min=1e-12)
-                delta = (delta - step * direction).detach().requires_grad_(True)
+                trial = delta.detach() - step * direction
+                trial_loss, trial_grad, trial_kl = loss_and_grad(trial, with_kl=True)
+                too_far = trial_kl > limit
+                bound |= too_far & (trial_loss < loss)  # the objective wanted to go past the bound
+                # a step is taken only if it lowers -J + lambda KL and keeps the KL within the bound; otherwise
+                # that row stays where it is and its step length halves
+                better = ((trial_loss < loss) & ~too_far)[:, None]
+                delta = torch.where(better, trial, delta.detach())
+                loss = torch.where(better[:, 0], trial_loss, loss)
+                grad = torch.where(better, trial_grad, grad)
+                step = torch.where(better, step, step / 2)
         with torch.no_grad():
-            logp, kl, _ = objective(delta)
-        return logp, kl
+            logp, kl, _ = objective(delta.detach())
+        return logp, kl, bound
 
     def _generate_batch(self, prompts: list[Prompt], settings: GenerationSettings) -> list[Completion]:
         import torch
@@ -354,14 +386,15 @@ class LiuCalibratedBackend(ModelBackend):
                 with torch.no_grad():
                     candidates = self.head(hidden).float().topk(s.candidates, dim=-1).indices
                 rewards = self._rewards_mode2(generated, candidates, active)
-            logp, kl = self.calibrate(hidden, lam, candidates, rewards)
+            logp, kl, bound = self.calibrate(hidden, lam, candidates, rewards)
             for b in range(batch):
                 if active[b]:
                     self.stats.tokens += 1
                     self.stats.kl_sum += float(kl[b])
                     self.stats.lambda_sum += lam[b]
                     self.stats.kl_above_target += int(float(kl[b]) > 1.5 * s.kl_target)
-                    lam[b] = adapt_lambda(lam[b], float(kl[b]), s.kl_target)
+                    self.stats.held_at_bound += int(bound[b])
+                    lam[b] = adapt_lambda(lam[b], float(kl[b]), s.kl_target, bool(bound[b]))
             if settings.temperature == 0:
                 next_tokens = logp.argmax(-1)
             else:
@@ -425,12 +458,12 @@ class LiuCalibratedBackend(ModelBackend):
                     with torch.no_grad():
                         candidates = self.head(hidden).float().topk(self.settings.candidates, dim=-1).indices
                     rewards = self._rewards_mode2(generated, candidates, [True] * len(live))
-                logp, kl = self.calibrate(hidden, [lam[b] for b in live], candidates, rewards)
+                logp, kl, bound = self.calibrate(hidden, [lam[b] for b in live], candidates, rewards)
                 targets = ids[live, t + 1]
                 total -= float(logp.gather(-1, targets[:, None]).sum())
                 count += len(live)
                 for i, b in enumerate(live):
-                    lam[b] = adapt_lambda(lam[b], float(kl[i]), self.settings.kl_target)
+                    lam[b] = adapt_lambda(lam[b], float(kl[i]), self.settings.kl_target, bool(bound[i]))
         return math.exp(total / count) if count else float("nan")
 
     def close(self) -> None:

@@ -96,13 +96,51 @@ def test_calibration_raises_the_reward_within_the_kl_penalty(gpt2):
     hidden = torch.randn(3, backend.head.weight.shape[1], generator=torch.Generator().manual_seed(0))
     base = torch.log_softmax(backend.head(hidden).float(), -1)
     reward = lambda logp: (logp.exp() * backend.token_rewards).sum(-1)  # noqa: E731
-    loose, kl_loose = backend.calibrate(hidden, [0.01] * 3)
-    tight, kl_tight = backend.calibrate(hidden, [10.0] * 3)
+    loose, kl_loose, _ = backend.calibrate(hidden, [0.01] * 3)
+    tight, kl_tight, _ = backend.calibrate(hidden, [10.0] * 3)
     assert (reward(loose) > reward(base) + 1e-4).all()
     assert (kl_loose > kl_tight).all() and (kl_tight >= 0).all()
     backend.settings.steps = 0
-    same, kl_none = backend.calibrate(hidden, [0.6] * 3)
+    same, kl_none, _ = backend.calibrate(hidden, [0.6] * 3)
     assert torch.allclose(same, base, atol=1e-6) and float(kl_none.abs().max()) < 1e-6
+
+
+def test_calibration_never_ends_below_where_it_started_so_lambda_binds_the_kl(gpt2):
+    """On a head as sensitive to the hidden state as SmolLM2's (hidden states of large norm: a step of 0.1 of
+    the norm moves the logits far), the K steps still end no worse than no perturbation at all on
+    J - lambda KL, so a larger lambda buys a smaller KL, down to far below sigma. Fixed-length steps fail it:
+    they overshoot and end with a KL of nats whatever lambda is."""
+    import torch
+
+    backend = LiuCalibratedBackend(str(gpt2), LiuSettings(mode=1, steps=15), corpus=TOY)
+    hidden = 40 * torch.randn(4, backend.head.weight.shape[1], generator=torch.Generator().manual_seed(1))
+    base = torch.log_softmax(backend.head(hidden).float(), -1)
+    reward = lambda logp: (logp.exp() * backend.token_rewards).sum(-1)  # noqa: E731
+    kls = []
+    for lam in (0.6, 19.2, 614.4):  # 0.6 doubled 5 and 10 times, as adaptive lambda does
+        logp, kl, _ = backend.calibrate(hidden, [lam] * 4)
+        assert (reward(logp) - lam * kl >= reward(base) - 1e-6).all()
+        kls.append(kl)
+    assert (kls[0] >= kls[1]).all() and (kls[1] >= kls[2]).all()
+    assert float(kls[2].max()) < 0.02 / 1.5  # lambda can bring the KL under Mode 1's sigma
+
+
+def test_each_tokens_kl_stays_within_the_bound_and_a_held_token_doubles_lambda(gpt2):
+    """Where lambda is still too small for the head (a continuation's first tokens, lambda 0.6), the KL bound
+    (1.5 sigma) holds the token's KL, and that token counts as above the target, so lambda doubles. Without the
+    bound the same calibration spends far more than the target."""
+    import torch
+
+    hidden = 40 * torch.randn(4, 16, generator=torch.Generator().manual_seed(1))
+    bounded = LiuCalibratedBackend(str(gpt2), LiuSettings(mode=1), corpus=TOY)
+    _, kl, held = bounded.calibrate(hidden, [0.6] * 4)
+    assert float(kl.max()) <= 1.5 * 0.02 + 1e-6 and int(held.sum()) >= 3
+    unbounded = LiuCalibratedBackend(str(gpt2), LiuSettings(mode=1, kl_bound=1e6), corpus=TOY)
+    _, kl_free, held_free = unbounded.calibrate(hidden, [0.6] * 4)
+    assert (kl_free[held] > 3 * 0.02).all() and not held_free.any()
+    assert adapt_lambda(0.6, 0.001, 0.02, bound=True) == 1.2 == adapt_lambda(0.6, 0.031, 0.02)
+    with pytest.raises(PolibenchError, match="kl_bound"):
+        LiuSettings(kl_bound=0.5).check()
 
 
 def test_mode2_window_rewards_follow_the_judge_and_the_discount(gpt2):
