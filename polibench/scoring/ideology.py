@@ -147,7 +147,8 @@ class LLMIdeologyScorer(IdeologyScorer):
                  backend: Optional[str] = None, prompt: str = PROMPT, **model_args):
         if "{text}" not in prompt:
             raise ValueError("ideology_llm: the prompt needs a {text} slot")
-        super().__init__(labels, model=model, backend=backend, model_args=dict(model_args))
+        asked = {"prompt": prompt} if prompt != PROMPT else {}  # a judge asked otherwise scores otherwise
+        super().__init__(labels, model=model, backend=backend, model_args=dict(model_args), **asked)
         self.model_name, self.backend_name, self.prompt, self.model_args = model, backend, prompt, model_args
         self._backend: Optional[ModelBackend] = None
 

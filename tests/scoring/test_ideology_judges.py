@@ -58,6 +58,14 @@ def test_llm_judge_reads_label_log_probabilities_or_the_generated_word():
         LLMIdeologyScorer(prompt="no slot")
 
 
+def test_llm_judges_asked_with_other_prompts_are_other_judges():
+    """Their identity (the same-judge refusal of `polibench debias`) and their options (the scores' cache
+    identity) differ; the default prompt keeps the identity it always had."""
+    default, asked = LLMIdeologyScorer(model="m"), LLMIdeologyScorer(model="m", prompt="Lean of: {text}")
+    assert default.identity() != asked.identity() and default.options != asked.options
+    assert default.identity() == LLMIdeologyScorer(model="m").identity() and "prompt" not in default.options
+
+
 def test_the_scoring_stage_keeps_a_judge_score_without_a_stance_label(checkpoint):
     assert judges_ideology("ideology") and judges_ideology("ideology_llm") and not judges_ideology("lexical")
     samples = [Sample(task="t", instrument="i", item_id=str(n), statement="kw", variant="indirect-1", sample_index=0,
