@@ -323,22 +323,22 @@ class LiuCalibratedBackend(ModelBackend):
                 reward = (torch.softmax(logp.gather(-1, candidates), -1) * rewards).sum(-1)
             return logp, kl, reward
 
-        def loss_and_grad(d, with_kl=False):
+        def loss_and_grad(d):
             d = d.detach().requires_grad_(True)
             with torch.enable_grad():
                 _, kl, reward = objective(d)
                 loss = -reward + lam_t[:, 0] * kl  # per row; rows are independent
                 (grad,) = torch.autograd.grad(loss.sum(), d)
-            return (loss.detach(), grad, kl.detach()) if with_kl else (loss.detach(), grad)
+            return loss.detach(), grad, kl.detach()
 
         limit = s.kl_bound * s.kl_target
         bound = torch.zeros(hidden.shape[0], dtype=torch.bool, device=hidden.device)
         if s.steps:
-            loss, grad = loss_and_grad(delta)
+            loss, grad, _ = loss_and_grad(delta)
             for _ in range(s.steps):
                 direction = grad / grad.norm(dim=-1, keepdim=True).clamp(min=1e-12)
                 trial = delta.detach() - step * direction
-                trial_loss, trial_grad, trial_kl = loss_and_grad(trial, with_kl=True)
+                trial_loss, trial_grad, trial_kl = loss_and_grad(trial)
                 too_far = trial_kl > limit
                 bound |= too_far & (trial_loss < loss)  # the objective wanted to go past the bound
                 # a step is taken only if it lowers -J + lambda KL and keeps the KL within the bound; otherwise
