@@ -53,15 +53,9 @@ ARGS = {
 }
 
 
-@pytest.fixture
-def runner(fork_runner):
-    """tests/conftest.py's tests/fork_runner.py process (imports done once a session)."""
-    return fork_runner
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("script", [name for name in BENCHMARKS if name not in COVERED_BY])
-def test_benchmark_runs_at_its_smoke_size(script, tmp_path, runner):
+def test_benchmark_runs_at_its_smoke_size(script, tmp_path, fork_runner):
     if script == "bench_hf_cuda.py" and not _cuda():
         pytest.skip("needs a CUDA GPU (the hf backend on device=cuda)")
     from polibench.stance.embedded import minilm_path
@@ -70,12 +64,12 @@ def test_benchmark_runs_at_its_smoke_size(script, tmp_path, runner):
             for a in ARGS.get(script, [])]
     if any("{external}" in a for a in ARGS.get(script, [])) and EXTERNAL is None:
         pytest.fail("peers' published material (../shared/external) is not beside the clone")
-    returncode, stdout, stderr = run_script(runner, ROOT / "benchmarks" / script, ["--smoke", *args], tmp_path)
+    returncode, stdout, stderr = run_script(fork_runner, ROOT / "benchmarks" / script, ["--smoke", *args], tmp_path)
     assert returncode == 0, f"{script} --smoke failed:\n{stdout[-3000:]}\n{stderr[-3000:]}"
     assert stdout.strip(), f"{script} --smoke printed nothing"
 
 
-def test_the_runner_fails_what_python_would_fail_and_keeps_scripts_apart(runner, tmp_path):
+def test_the_runner_fails_what_python_would_fail_and_keeps_scripts_apart(fork_runner, tmp_path):
     """The positive controls of the runner: a script's exception, exit status or timeout is its failure, and what
     one script changes (environment, sys.path, imported modules) is not seen by the next."""
     (tmp_path / "helper_beside.py").write_text("VALUE = 7\n")
@@ -93,14 +87,15 @@ def test_the_runner_fails_what_python_would_fail_and_keeps_scripts_apart(runner,
     }
     for name, text in scripts.items():
         (tmp_path / name).write_text(text)
-    code, _, err = run_script(runner, tmp_path / "raises.py", [], tmp_path)
+    code, _, err = run_script(fork_runner, tmp_path / "raises.py", [], tmp_path)
     assert code == 1 and "RuntimeError: broken benchmark" in err
-    assert run_script(runner, tmp_path / "exits.py", [], tmp_path)[0] == 3
-    code, _, err = run_script(runner, tmp_path / "exits_with_text.py", [], tmp_path)
+    assert run_script(fork_runner, tmp_path / "exits.py", [], tmp_path)[0] == 3
+    code, _, err = run_script(fork_runner, tmp_path / "exits_with_text.py", [], tmp_path)
     assert (code, err.strip()) == (1, "no data")
-    assert run_script(runner, tmp_path / "changes.py", ["--smoke", "x"], tmp_path)[:2] == (0, "7 ['--smoke', 'x']\n")
-    assert run_script(runner, tmp_path / "looks.py", [], tmp_path)[:2] == (0, "clean __main__\n")
-    assert run_script(runner, tmp_path / "sleeps.py", [], tmp_path, timeout=1)[0] == -9
+    changed = run_script(fork_runner, tmp_path / "changes.py", ["--smoke", "x"], tmp_path)
+    assert changed[:2] == (0, "7 ['--smoke', 'x']\n")
+    assert run_script(fork_runner, tmp_path / "looks.py", [], tmp_path)[:2] == (0, "clean __main__\n")
+    assert run_script(fork_runner, tmp_path / "sleeps.py", [], tmp_path, timeout=1)[0] == -9
 
 
 def test_every_benchmark_accepts_smoke():
