@@ -185,6 +185,11 @@ def write_channel(out: Path, code: str, iso: str, name: str, channel: str, found
                                    "because no stance scorer polibench ships reads the language") if forced else
                                   "no stance scorer is called: each prompt's most probable option becomes its "
                                   "stance, mapped as the forced-choice parser maps a parsed option",
+                       "scorer_reason": ("abstain: the forced-choice parser alone reads the answers, in every "
+                                         "language alike (English too); no stance scorer polibench ships reads the "
+                                         "other languages, and the preflight refuses an English-only one there "
+                                         "(docs/languages.md)") if forced else
+                                        "abstain: the log-probability channel calls no stance scorer",
                        "language": f"{name} (ISO 639-1 {iso}; the source's code {code})"},
         "language": iso}
     write_spec(out, "task", task, SCRIPT, spec)

@@ -19,8 +19,10 @@ answer readers' :class:`~polibench.scoring.readers.Channel`) form one comparison
   from English;
 - the **spread across languages** per axis: the standard deviation of the languages' positions (and their range,
   largest minus smallest), with intervals from the same statement resamples (each language's position recomputed on
-  the resampled statements, an unanswered statement taking the mean of the answered ones). The spread is 0 only when
-  every language lands on the same point; noise alone makes it positive, so it describes, it does not test.
+  the resampled statements, an unanswered statement taking the mean of the answered ones within what it could add,
+  as the pct block's point; without unanswered statements, the positions are the pct coordinates). The spread is 0
+  only when every language lands on the same point; noise alone makes it positive, so it describes, it does not
+  test.
 
 A comparison needs two languages; without English in the run there is no reference, and the differences are
 None.
@@ -204,7 +206,8 @@ def _effect(base: str, channel: str, members: list[tuple[TaskConfig, str]], data
                                                               simultaneous))
         positions.append(position)
     return LanguageEffect(base=base, channel=channel, reference=REFERENCE if reference is not None else None,
-                          languages=positions, spread=_spread(sheets, on_axis, w, positions), comparisons=comparisons,
+                          languages=positions, spread=_spread(sheets, on_axis, w, instrument_weights(first)),
+                          comparisons=comparisons,
                           simultaneous_level=None if simultaneous is None else round(simultaneous, 6),
                           resamples=resamples, seed=seed)
 
@@ -232,29 +235,45 @@ def _difference(contrib: np.ndarray, answered: np.ndarray, ref_contrib: np.ndarr
     return out
 
 
+def _filled_positions(w: np.ndarray, contrib: np.ndarray, answered: np.ndarray, mask: np.ndarray,
+                      low: np.ndarray, high: np.ndarray, offset: float, divisor: float) -> np.ndarray:
+    """One axis's position per row of statement weights ``w``: the answered statements' weights, each unanswered
+    statement filled with their mean and the fill kept within what the unanswered ones could add (their lowest and
+    highest weights), as the pct block's point (:func:`polibench.metrics.pct.axis_positions`); NaN without an
+    answered statement."""
+    total = w @ (contrib * mask)
+    unanswered = (1.0 - answered) * mask
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean_fill = total * (w @ mask) / (w @ (answered * mask))
+    filled = np.clip(mean_fill, total + w @ (low * unanswered), total + w @ (high * unanswered))
+    return offset + filled / divisor
+
+
 def _spread(sheets: list[tuple[np.ndarray, np.ndarray]], on_axis: dict[str, np.ndarray], w: np.ndarray,
-            positions: list[LanguagePosition]) -> dict[str, Spread]:
-    """SD and range of the languages' positions per axis (points: the tasks' coordinates; intervals: each language
-    recomputed on resampled statements, an unanswered statement taking the mean of the answered ones)."""
+            weights: list) -> dict[str, Spread]:
+    """SD and range of the languages' positions per axis: the point from every statement once, the interval from
+    the resampled statements, each language's position computed alike (:func:`_filled_positions`)."""
     out = {}
+    ones = np.ones((1, w.shape[1]))
     for column, axis in enumerate(AXES):
         offset, divisor = SCALE[axis]
-        points = [p.position[axis] for p in positions]
-        if any(v is None for v in points):
+        mask = on_axis[axis].astype(float)
+        low = np.array([min(pair[column]) for pair in weights], dtype=float)
+        high = np.array([max(pair[column]) for pair in weights], dtype=float)
+        points, replicated = [], []
+        for contrib, answered in sheets:
+            args = (contrib[:, column], answered, mask, low, high, offset, divisor)
+            points.append(_filled_positions(ones, *args)[0])
+            replicated.append(_filled_positions(w, *args))
+        values = np.array(points, dtype=float)
+        if not np.all(np.isfinite(values)):
             out[axis] = Spread()
             continue
-        mask = on_axis[axis].astype(float)
-        replicated = []
-        for contrib, answered in sheets:
-            with np.errstate(invalid="ignore", divide="ignore"):
-                filled = (w @ (contrib[:, column] * mask)) / (w @ (answered * mask)) * (w @ mask)
-            replicated.append(offset + filled / divisor)
         stacked = np.column_stack(replicated)  # (resamples, languages)
         with np.errstate(invalid="ignore"):
             sd = np.std(stacked, axis=1, ddof=1)
             spread_range = np.max(stacked, axis=1) - np.min(stacked, axis=1)
         sd_ci, range_ci = percentile_intervals(np.column_stack([sd, spread_range]))
-        values = np.array(points, dtype=float)
         out[axis] = Spread(sd=round(float(np.std(values, ddof=1)), DIGITS) + 0.0, sd_ci=_round(sd_ci),
                            range=round(float(values.max() - values.min()), DIGITS) + 0.0, range_ci=_round(range_ci))
     return out

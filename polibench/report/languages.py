@@ -60,7 +60,13 @@ def compass_figure(effect: LanguageEffect, title: str):
                     fmt="s" if is_reference else "o", markersize=8 if is_reference else 6, capsize=2,
                     elinewidth=0.8, alpha=0.9, zorder=4, color="black",
                     markerfacecolor="black" if is_reference or shifted else "white")
-        ax.annotate(lang.language, (x, y), textcoords="offset points", xytext=(5, 4), fontsize=8, zorder=5)
+    at_point: dict[tuple[float, float], list[str]] = {}  # languages on one point share one label
+    for lang in effect.languages:
+        at_point.setdefault((lang.position["economic"], lang.position["social"]), []).append(lang.language)
+    for (x, y), codes in at_point.items():
+        right = x > 5  # near the right edge: the label goes to the left of the point
+        ax.annotate(", ".join(codes), (x, y), textcoords="offset points", xytext=(-5 if right else 5, 4), fontsize=8,
+                    zorder=5, ha="right" if right else "left")
     ax.set_xlim(x_axis.low, x_axis.high)
     ax.set_ylim(y_axis.low, y_axis.high)
     ax.set_aspect("equal")
@@ -126,7 +132,7 @@ def section(effects: list[LanguageEffect], document: Any, figure_names: Optional
                          f"{diff[0]} | {diff[1]} | {joint if effect.reference != lang.language else '–'} | "
                          f"{_shift_cell(lang, effect.reference)} |")
         lines.append("")
-        spread = "; ".join(f"{axis}: SD {_num(s.sd)}{_ci(s.sd_ci)}, range {_num(s.range)}{_ci(s.range_ci)}"
+        spread = "; ".join(f"{axis}: SD {_num(s.sd)}{_plain_ci(s.sd_ci)}, range {_num(s.range)}{_plain_ci(s.range_ci)}"
                            for axis, s in effect.spread.items())
         lines += [f"Spread across the {len(effect.languages)} languages: {spread}.", ""]
         if effect.reference is not None:
@@ -136,6 +142,10 @@ def section(effects: list[LanguageEffect], document: Any, figure_names: Optional
 
 def _num(value: Optional[float]) -> str:
     return "–" if value is None else f"{value:.2f}"
+
+
+def _plain_ci(values: Optional[list[float]]) -> str:
+    return "" if values is None else f" [{values[0]:.2f}, {values[1]:.2f}]"
 
 
 def _verdict(effect: LanguageEffect) -> list[str]:
