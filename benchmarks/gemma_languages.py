@@ -6,14 +6,15 @@ tasks/languages/: the pipeline demonstration of docs/languages.md.
     python benchmarks/gemma_languages.py --output runs/gemma3-270m-languages              # paraphrase par0 only
     python benchmarks/gemma_languages.py --paraphrases par0,par1,par2 --output runs/...    # more paraphrases
     python benchmarks/gemma_languages.py --limit 8 --output runs/...                       # 8 propositions only
-    python benchmarks/gemma_languages.py --smoke                                           # embedded model, 2 items
+    python benchmarks/gemma_languages.py --smoke                                           # mock backend, 2 items
 
 The GGUF is assembled from the chunk packages (their ``assemble()``) into the polibench cache, never into the
 repository. The built-in tasks ``pct-<lang>-logprob`` ask all eleven paraphrases (9,548 prompts over the fourteen
 languages, about 1.2 CPU-seconds each for this model on one core: Gemma's 262k-token vocabulary makes every scored
 option token cost a full output layer); ``--paraphrases`` writes tasks ``pct-<lang>-logprob-<ids>`` that ask only
 those paraphrases (same instruments, same prompts) into a scratch folder and runs them through ``--include-path``.
-``--smoke`` runs the embedded SmolLM2 GGUF on two languages and two statements instead (CI has no Gemma).
+``--smoke`` runs the mock backend's log-probabilities on two languages and two statements instead (CI has no
+Gemma): the script's wiring, not a model.
 """
 
 from __future__ import annotations
@@ -73,24 +74,23 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--threads", type=int, default=1, help="llama.cpp threads (1: on a busy machine a second "
                                                                    "thread spins while it waits)")
     parser.add_argument("--limit", type=int, help="only the first N propositions of each language (a partial run)")
-    parser.add_argument("--smoke", action="store_true", help="the embedded model, two languages, two statements")
+    parser.add_argument("--smoke", action="store_true", help="the mock backend, two languages, two statements")
     args = parser.parse_args(argv)
     from polibench.cli.main import main as polibench
 
     paraphrases = [p.strip() for p in args.paraphrases.split(",") if p.strip()]
     with tempfile.TemporaryDirectory() as scratch:
         folder = Path(scratch)
-        if args.smoke:
-            from polibench.models.embedded import embedded_gguf_path
-
-            model, languages, extra = str(embedded_gguf_path()), ("en", "de"), ["--limit", "2"]
-            output = str(folder / "run")
+        if args.smoke:  # the script's wiring, on the mock backend's log-probabilities (CI has no Gemma)
+            backend = ["--backend", "mock", "--model-args", "score_choices=true"]
+            languages, extra, output = ("en", "de"), ["--limit", "2", "--no-cache"], str(folder / "run")
         else:
-            model, languages, output = str(gemma_gguf()), LANGUAGES, args.output
+            backend = ["--model", str(gemma_gguf()), "--backend", "llamacpp", "--model-args",
+                       f"n_threads={args.threads}"]
+            languages, output = LANGUAGES, args.output
             extra = ["--limit", str(args.limit)] if args.limit else []
         tasks = write_tasks(folder, paraphrases, languages)
-        code = polibench(["run", "--model", model, "--backend", "llamacpp", "--model-args",
-                          f"n_threads={args.threads}", "--tasks", ",".join(tasks), "--include-path", str(folder),
+        code = polibench(["run", *backend, "--tasks", ",".join(tasks), "--include-path", str(folder),
                           "--output", output, *extra])
         if code == 0:
             print(f"gemma_languages: {len(tasks)} tasks ({', '.join(paraphrases)}) in {output}; report.md there")
