@@ -108,7 +108,8 @@ def test_a_planted_shift_is_flagged_and_a_small_one_is_reported_as_not_distingui
 
 def test_channels_and_runs_without_english_are_kept_apart(registry):
     found = effects(registry, [sheet(registry, "de", {}), sheet(registry, "fr", {"pct-05": 0}),
-                               sheet(registry, "de", {}, channel="logprob"), sheet(registry, "en", {}, channel="logprob")])
+                               sheet(registry, "de", {}, channel="logprob"),
+                               sheet(registry, "en", {}, channel="logprob")])
     by_channel = {effect.channel: effect for effect in found}
     assert set(by_channel) == {"forced", "logprob"}
     assert by_channel["forced"].reference is None and by_channel["forced"].comparisons == 0
