@@ -30,7 +30,7 @@ None.
 
 from __future__ import annotations
 
-from typing import Any, Optional, Sequence
+from typing import Any, Mapping, Optional, Sequence
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict
@@ -146,8 +146,8 @@ def _group_key(task: TaskConfig, instruments: dict[str, Instrument], samples: Se
     return instruments[translated[0]].translation_of or "", task_channel(samples), translated[0]
 
 
-def _block_of(results: Any, name: str, key: str) -> Any:
-    found = results.get(name) if hasattr(results, "get") else None
+def _block_of(results: Mapping[str, Any], name: str, key: str) -> Any:
+    found = results.get(name)
     return found.block(key) if found is not None else None
 
 

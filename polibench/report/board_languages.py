@@ -10,8 +10,7 @@ from typing import Any, Optional
 
 from polibench.metrics.board import RunBoard, RunTab, Site
 from polibench.metrics.language_effect import AXES, LanguageEffect, LanguagePosition
-
-CHANNEL_NAMES = {"forced": "forced choice", "logprob": "log-probability", "open": "open-ended"}
+from polibench.report.languages import CHANNEL_NAMES
 
 
 def _num(value: Optional[float], ci: Optional[list[float]] = None, digits: int = 2, sign: bool = True) -> str:
