@@ -49,7 +49,9 @@ class RunMetric:
     - ``section``: report.md lines, after the task sections (a metric shown inside another's section has none);
     - ``summary``: lines ``polibench run`` prints after the per-task lines;
     - ``board``: not a function but a :class:`polibench.metrics.board.RunBoard` (or its ``"module:NAME"``): the
-      metric on the leaderboard (:meth:`board_of`).
+      metric on the leaderboard (:meth:`board_of`);
+    - ``figures``: takes ``(block, results document, run folder)``, draws the metric's figures there and returns
+      their file names; a metric with this hook gets those names as a third argument of ``section``.
     """
 
     name: str                                  # its key in results.json's ``run_metrics``
@@ -60,6 +62,7 @@ class RunMetric:
     section: Hook = None
     summary: Hook = None
     board: Hook = None
+    figures: Hook = None
 
     @cached_property
     def adapter(self) -> TypeAdapter:

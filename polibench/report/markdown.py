@@ -19,7 +19,7 @@ from polibench.results.document import ResultsDocument, TaskResults
 from polibench.results.files import REPORT, atomic_write_text
 
 __all__ = ["headline_table", "render_report", "run_level_sections", "short_model_name", "task_section", "with_ci",
-           "write_figures", "write_report"]
+           "write_figures", "write_report", "write_run_figures"]
 
 
 def _or(value, default: str):
@@ -83,19 +83,32 @@ def run_sections(document: ResultsDocument) -> list[str]:
     return lines
 
 
-def run_level_sections(document: ResultsDocument) -> list[str]:
-    """Each registered run-level metric's section (:mod:`polibench.metrics.run_level`), from its stored block."""
+def run_level_sections(document: ResultsDocument, figures: Optional[dict[str, list[str]]] = None) -> list[str]:
+    """Each registered run-level metric's section (:mod:`polibench.metrics.run_level`), from its stored block;
+    a metric that draws figures gets its file names from ``figures`` (metric name -> file names)."""
     lines: list[str] = []
     for metric, block in document.run_metrics.blocks():
-        lines += metric.show("section", block, document, default=[])
+        extra = ((figures or {}).get(metric.name, []),) if metric.figures is not None else ()
+        lines += metric.show("section", block, document, *extra, default=[])
     return lines
 
 
+def write_run_figures(run_dir: Path, document: ResultsDocument) -> dict[str, list[str]]:
+    """Draw the figures of the run-level metrics next to report.md; returns {metric name: file names}."""
+    out = {}
+    for metric, block in document.run_metrics.blocks():
+        drawn = metric.show("figures", block, document, run_dir, default=[]) if metric.figures is not None else []
+        if drawn:
+            out[metric.name] = drawn
+    return out
+
+
 def render_report(document: ResultsDocument, figures: Optional[dict] = None,
-                  min_coverage: float = MIN_AXIS_COVERAGE) -> str:
+                  min_coverage: float = MIN_AXIS_COVERAGE, run_figures: Optional[dict[str, list[str]]] = None) -> str:
     """The Markdown text, opening with the plain-language reading of the run (:mod:`polibench.report.reading`);
     ``figures`` maps task -> {metric: {figure kind: [file names]}} (none: a report without plots). The sections
-    over the whole run come from the run-level metrics stored in the document."""
+    over the whole run come from the run-level metrics stored in the document (``run_figures``: their figures,
+    metric name -> file names)."""
     figures = figures or {}
     model = document.model
     lines = ["# polibench report", "",
@@ -109,7 +122,7 @@ def render_report(document: ResultsDocument, figures: Optional[dict] = None,
     for name, results in document.results.items():
         lines += task_section(name, results, document.scoring.get(name, {}), figures.get(name), min_coverage)
     lines += run_sections(document)
-    lines += run_level_sections(document)
+    lines += run_level_sections(document, run_figures)
     return "\n".join(lines)
 
 
@@ -130,5 +143,5 @@ def write_report(run_dir: Path, document: ResultsDocument, min_coverage: float =
     figures = {name: write_figures(run_dir, name, results, model_name)
                for name, results in document.results.items()}
     path = run_dir / REPORT
-    atomic_write_text(path, render_report(document, figures, min_coverage))
+    atomic_write_text(path, render_report(document, figures, min_coverage, write_run_figures(run_dir, document)))
     return path

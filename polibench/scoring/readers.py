@@ -108,3 +108,9 @@ def check_readers(variants: Iterable[tuple[str, str, str]]) -> None:
             reader_for(scoring)
         except PolibenchError as exc:
             raise PolibenchError(f"task '{task}', prompt variant '{variant}': {exc}") from None
+
+
+# the forced choice in every language with an option table (polibench.scoring.forced_choice_languages)
+from polibench.scoring.forced_choice_languages import register_language_readers  # noqa: E402,I001
+
+register_language_readers()

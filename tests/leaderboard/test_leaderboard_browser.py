@@ -301,11 +301,53 @@ def expected_items(tab: str, entries) -> tuple[str, int] | None:
         return "#channels tbody tr[data-pair]", sum(len(e.run_block("channels") or []) for e in entries)
     if tab == "generation":
         return "#generation-board tbody tr", sum(1 for e in entries for t in e.tasks if t.details.get("liu_bias"))
+    if tab == "languages":
+        return "#languages-board tbody tr[data-language]", sum(len(effect.languages) for e in entries
+                                                               for effect in e.run_block("language_effect") or [])
     return None
 
 
 def test_the_template_has_the_known_tabs():
-    assert {"compass", "channels", "fairness", "generation", "about"} <= set(TABS)
+    assert {"compass", "channels", "fairness", "generation", "about", "languages"} <= set(TABS)
+
+
+@pytest.fixture(scope="module")
+def language_site(tmp_path_factory) -> Path:
+    """A site with one entry: the planted-language control (German planted left, English and French
+    language-blind) through the forced-choice tasks, run by the real pipeline and submitted."""
+    from unittest import mock
+
+    from polibench.leaderboard.submit import submit
+    from polibench.models.planted_language import PlantedLanguageBackend
+    from polibench.pipeline.run import RunOptions, evaluate
+    from polibench.taskspec.loader import load_registry
+
+    base = tmp_path_factory.mktemp("languages")
+    options = RunOptions(show_progress=False, command=["test"])
+    with mock.patch("polibench.pipeline.write.write_report", lambda *a, **k: None):  # report.md: not needed
+        evaluate(["pct-en-forced", "pct-de-forced", "pct-fr-forced"], load_registry(),
+                 PlantedLanguageBackend(left="de"), base / "run", options)
+    submit(base / "run", base / "entries")
+    return build_site(base / "entries", base / "site").out
+
+
+def test_languages_tab_shows_each_language_and_the_planted_shift(driver, language_site, tmp_path):
+    open_page(driver, language_site.resolve().as_uri() + "/index.html#languages")
+    assert driver.find_element("id", "languages").is_displayed()
+    assert "Economic − English" in driver.find_element("css selector", "#languages-board thead").text
+    rows = {r.get_attribute("data-language"): r for r in css(driver, "#languages-board tbody tr[data-language]")}
+    assert set(rows) == {"en", "de", "fr"}
+    shift = {code: row.find_element("css selector", "td[data-shift]").text for code, row in rows.items()}
+    assert shift == {"en": "reference", "de": "shifted: economic, social", "fr": "not distinguishable"}
+    german = rows["de"].find_elements("css selector", "td")
+    assert german[2].text.startswith("German (de)") and german[5].text.startswith("-")  # economic − English < 0
+    assert "1 of 4 comparisons flagged" not in driver.find_element("id", "languages").text
+    assert "2 of 4 comparisons flagged" in driver.find_element("id", "languages").text
+    assert "Gurgurov" in driver.find_element("id", "languages").text
+    driver.save_screenshot(str(artifacts_dir(tmp_path) / "leaderboard-languages.png"))
+    link = rows["de"].find_element("css selector", "td a").get_attribute("href")
+    driver.get(link)  # the model page: the same table
+    assert "pct in 3 languages (forced choice)" in driver.find_element("tag name", "main").text
 
 
 @pytest.mark.parametrize("tab", TABS)
