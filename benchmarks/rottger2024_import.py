@@ -80,8 +80,9 @@ def polibench(*args: str) -> None:
 
 def print_table(entries_dir: Path) -> None:
     """Per model and task pair (Markdown): each channel's own position with its interval (each on its own answer
-    scale), the side gap open − forced with its paired interval, the statements with a side in both channels and
-    the share on the same side, and the share of responses each channel kept."""
+    scale), the side gap open − forced with its paired two-level interval, the statements with a side in both
+    channels, the statements without a side in each (no kept answer / refused / tied), the share on the same side,
+    and the share of responses each channel kept."""
     from polibench.leaderboard.schema import entry_paths, load_entry
 
     def fmt(metric) -> str:
@@ -94,12 +95,17 @@ def print_table(entries_dir: Path) -> None:
 
     def gap(c, axis) -> str:
         ci = c.side_gap_ci[axis]
-        return f"{c.side_gap[axis]:+.2f}" + (f" [{ci[0]:+.2f}, {ci[1]:+.2f}]" if ci else "")
+        return (f"{c.side_gap[axis]:+.2f}" + (f" [{ci[0]:+.2f}, {ci[1]:+.2f}]" if ci else "")
+                + (" (degenerate)" if c.side_gap_degenerate.get(axis) else ""))
+
+    def dropped(c, task) -> str:
+        d = c.dropped.get(task)
+        return "–" if d is None else f"{d.no_kept_answer} / {d.refused} / {d.tied}"
 
     print("| model | tasks | forced econ. (own scale) | open econ. (own scale) | forced social (own scale) "
-          "| open social (own scale) | side gap econ. | side gap social | side in both | same side | forced kept "
-          "| open kept |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+          "| open social (own scale) | side gap econ. | side gap social | side in both | no side forced "
+          "| no side open | same side | forced kept | open kept |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for path in entry_paths(entries_dir):
         entry = load_entry(path)
         if entry.imported is None:
@@ -110,12 +116,13 @@ def print_table(entries_dir: Path) -> None:
             same = "–" if c.side_agreement is None else f"{c.side_agreement:.2f}"
             print(f"| {entry.model.id} | {c.a.removeprefix('rottger-')} / {c.b.removeprefix('rottger-')} "
                   f"| {coord(a, 'economic')} | {coord(b, 'economic')} | {coord(a, 'social')} | {coord(b, 'social')} "
-                  f"| {gap(c, 'economic')} | {gap(c, 'social')} | {c.items_both} | {same} "
+                  f"| {gap(c, 'economic')} | {gap(c, 'social')} | {c.items_both} | {dropped(c, c.a)} "
+                  f"| {dropped(c, c.b)} | {same} "
                   f"| {a.coverage.kept_share:.3f} | {b.coverage.kept_share:.3f} |")
         if not entry.run_block("channels"):
             for t in entry.tasks:
                 print(f"| {entry.model.id} | {t.name.removeprefix('rottger-')} only | {coord(t, 'economic')} | – "
-                      f"| {coord(t, 'social')} | – | – | – | – | – | {t.coverage.kept_share:.3f} | – |")
+                      f"| {coord(t, 'social')} | – | – | – | – | – | – | – | {t.coverage.kept_share:.3f} | – |")
 
 
 NUMBERED_OPTION = re.compile(r"(?<![\w])([1-4])\s*[).]\s*\**\s*(strongly disagree|disagree|agree|strongly agree)\b",
