@@ -3,7 +3,7 @@
     PYTHONPATH=$PWD python benchmarks/rottger2024_import.py /work/shared/external/rottger2024 \
         --work runs/rottger2024 --entries leaderboard/entries
     python benchmarks/rottger2024_import.py --table          # the per-model table of docs/channels.md
-    python benchmarks/rottger2024_import.py --parser-check   # explicit single-option answers left unread
+    python benchmarks/rottger2024_import.py --parser-check   # the parser: unread single options, conflicting, precision
 
 For each of the 10 models: write its completions as a polibench import file (item, variant, response, model,
 prompt, task), run ``polibench import`` on every task the model has (rottger-forced, rottger-forced-forcing,
@@ -130,12 +130,21 @@ NUMBERED_OPTION = re.compile(r"(?<![\w])([1-4])\s*[).]\s*\**\s*(strongly disagre
 
 
 def print_parser_check(entries_dir: Path) -> None:
-    """Among the forced-choice responses of the imported entries that name exactly one numbered option
-    ("N) Label" or "N. Label", N that option's number), how many the forced-choice parser did not read as it."""
+    """The forced-choice parser against the imported entries. Recall: among the forced-choice responses that name
+    exactly one numbered option ("N) Label" or "N. Label", N that option's number), how many the parser did not read
+    as it, and why (several options, refused, conflicting: named and then taken back or opposed). Conflicting: how
+    many responses in all the parser left to the stance scorer as conflicting. Precision: on the stratified sample
+    read by hand (tests/fixtures/rottger2024/forced_choice_precision.jsonl), per stratum and weighted by how many
+    of the entries' parsed responses each stratum holds."""
+    from collections import Counter
+
     from polibench.leaderboard.schema import entry_paths
-    from polibench.scoring.forced_choice import OPTIONS
+    from polibench.scoring.forced_choice import _CHAT_MARKER, CONFLICTING, OPTIONS, READ, _option, read_forced_choice
 
     named = unread = 0
+    why: Counter = Counter()
+    conflicting = 0
+    parsed: Counter = Counter()
     for path in entry_paths(entries_dir):
         if not json.loads(path.read_text(encoding="utf-8")).get("imported"):  # raw JSON: older entries count too
             continue
@@ -144,13 +153,36 @@ def print_parser_check(entries_dir: Path) -> None:
                 sample = json.loads(line)
                 if not sample["task"].startswith("rottger-forced"):
                     continue
+                response = sample["response"] or ""
+                option, status = read_forced_choice(response, reverse=sample["task"].endswith("reversed"))
+                conflicting += status == CONFLICTING
+                if status == READ:
+                    whole = _option(_CHAT_MARKER.sub("", response, count=1)) is not None
+                    parsed["whole response is the option" if whole else "option found inside a longer answer"] += 1
                 options = {n for n, label in ((int(m.group(1)) - 1, m.group(2).lower())
-                                              for m in NUMBERED_OPTION.finditer(sample["response"] or ""))
+                                              for m in NUMBERED_OPTION.finditer(response))
                            if OPTIONS[n] == label}
                 if len(options) == 1:
                     named += 1
-                    unread += (sample["stance"] or {}).get("scorer") != f"forced_choice:{OPTIONS[options.pop()]}"
-    print(f"forced-choice responses naming exactly one numbered option: {named}; not read as that option: {unread}")
+                    missed = (sample["stance"] or {}).get("scorer") != f"forced_choice:{OPTIONS[options.pop()]}"
+                    unread += missed
+                    if missed:
+                        why[status] += 1
+    print(f"forced-choice responses naming exactly one numbered option: {named}; not read as that option: {unread}"
+          + (f" ({', '.join(f'{n} {k}' for k, n in why.most_common())})" if why else ""))
+    print(f"responses left to the stance scorer as conflicting (one option named, then taken back or opposed): "
+          f"{conflicting}")
+    fixture = ROOT / "tests" / "fixtures" / "rottger2024" / "forced_choice_precision.jsonl"
+    right: Counter = Counter()
+    total: Counter = Counter()
+    for line in fixture.read_text(encoding="utf-8").splitlines():
+        row = json.loads(line)
+        total[row["stratum"]] += 1
+        right[row["stratum"]] += read_forced_choice(row["response"])[0] == row["expected"]
+    weighted = sum(parsed[k] * right[k] / total[k] for k in total) / max(1, sum(parsed[k] for k in total))
+    print("precision on the sample read by hand: " + "; ".join(
+        f"{k}: {right[k]}/{total[k]} (stratum holds {parsed[k]} parsed responses)" for k in total)
+        + f"; weighted by stratum: {weighted:.3f}")
 
 
 def main() -> None:

@@ -155,6 +155,16 @@ class Coverage(Shares):
     kept_labels: dict[str, int] = {}
     per_variant: dict[str, Shares] = {}
     per_form: dict[str, Shares] = {}
+    # forced-choice tasks only (absent elsewhere): answers that named one option and then took it back or opposed
+    # it, which the parser left to the stance scorer (issue 37)
+    conflicting: Optional[int] = None
+
+    @model_serializer(mode="wrap")
+    def _without_absent(self, handler):
+        out = handler(self)
+        if out.get("conflicting", 0) is None:
+            del out["conflicting"]
+        return out
 
 
 class BootstrapSettings(Strict):
