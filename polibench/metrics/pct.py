@@ -180,9 +180,9 @@ def fill_unanswered(answered: Sequence[tuple[int, float]], missing: Sequence[tup
     for side, low, high in missing:
         groups.setdefault(side if fill == "side" else None, []).append((low, high))
     total = 0.0
-    for side, bounds in groups.items():
-        own = [value for s, value in answered if s == side]
-        mean = float(np.mean(own)) if side is not None and own else pooled
+    for group, bounds in groups.items():
+        own = [value for s, value in answered if s == group]
+        mean = float(np.mean(own)) if group is not None and own else pooled
         total += min(max(mean * len(bounds), sum(b[0] for b in bounds)), sum(b[1] for b in bounds))
     return total
 
