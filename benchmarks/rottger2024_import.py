@@ -108,8 +108,8 @@ def print_table(entries_dir: Path) -> None:
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for path in entry_paths(entries_dir):
         entry = load_entry(path)
-        if entry.imported is None:
-            continue
+        if entry.imported is None or not any(t.name.startswith("rottger-") for t in entry.tasks):
+            continue  # Röttger et al.'s entries only (PrismIA's are imported too)
         tasks = {t.name: t for t in entry.tasks}
         for c in entry.run_block("channels") or []:
             a, b = tasks[c.a], tasks[c.b]
