@@ -43,6 +43,11 @@ FILLS = ("side", "pooled")  # how unanswered statements are filled in (axis_posi
 DEFAULT_FILL = FILLS[0]
 
 
+def other_fill(fill: str) -> str:
+    """The fill that was not chosen."""
+    return FILLS[1 - FILLS.index(fill)]
+
+
 def answer_from_scores(agree: float, disagree: float, margin: float = MARGIN) -> int:
     """Feng et al.: agree >= disagree + margin -> strongly agree; agree >= disagree -> agree;
     disagree >= agree + margin -> strongly disagree; otherwise disagree."""
@@ -225,7 +230,7 @@ def axis_positions(answers: Sequence[Optional[int]], positions: Sequence[Optiona
     n_columns = weights.shape[1]
     on_axis = axis_items(table_weights)
     sides = axis_sides(table_weights)
-    other = FILLS[1 - FILLS.index(fill)] if fill in FILLS else fill
+    other = other_fill(fill)
     for column, (axis, offset, divisor) in enumerate((("economic", ECON_OFFSET, ECON_DIVISOR),
                                                       ("social", SOC_OFFSET, SOC_DIVISOR))):
         contribution = np.zeros(n_columns)
@@ -308,7 +313,7 @@ def pct_block(table: ResponseTable, instrument: Instrument, weights: np.ndarray,
         "answered": found["answered"],
         "statements": found["statements"],
         "fill": fill,
-        "other_fill": {"fill": FILLS[1 - FILLS.index(fill)], **found["other_fill"]},
+        "other_fill": {"fill": other_fill(fill), **found["other_fill"]},
         "answers": {item.id: (None if a is None else ANSWER_NAMES[a]) for item, a in zip(instrument.items, answers)},
         "per_variant": per_variant,
         "spread": {axis: spread([c[axis] for c in per_variant.values() if c[axis] is not None]) for axis in PCT_AXES},

@@ -10,6 +10,7 @@ from typing import Any, Optional
 
 from polibench.metrics.board import RunBoard, RunTab, Site, Value
 from polibench.metrics.channels import ChannelComparison
+from polibench.report.channels import dropped_text
 
 
 def _num(value: Optional[float], ci: Optional[list[float]] = None, digits: int = 2, sign: bool = True) -> str:
@@ -26,11 +27,6 @@ def _gap_cell(c: ChannelComparison, axis: str) -> str:
     if not c.side_gap_degenerate.get(axis, False):
         return cell
     return cell.removesuffix("</td>") + ' <span class="degenerate" title="no resample moved it">degenerate</span></td>'
-
-
-def _dropped(c: ChannelComparison) -> str:
-    return "; ".join(f"{task}: {d.no_kept_answer} no kept answer, {d.refused} refused, {d.tied} tied"
-                     for task, d in c.dropped.items()) or "not counted"
 
 
 def _task(entry: Any, name: str) -> Any:
@@ -132,7 +128,7 @@ def _comparison(c: ChannelComparison) -> str:
             f"side in both answered at the strong end of their side): economic {c.side_gap['economic']:+.2f} "
             f"{_ci(c.side_gap_ci['economic'])}, social {c.side_gap['social']:+.2f} {_ci(c.side_gap_ci['social'])}; "
             f"{c.items_both} statements with a side in both, same side on {_share(c.side_agreement)} "
-            f"{_ci(c.side_agreement_ci, 3)}{exact}. Without a side (not in the gap): {escape(_dropped(c))}.</p>")
+            f"{_ci(c.side_agreement_ci, 3)}{exact}. Without a side (not in the gap): {escape(dropped_text(c))}.</p>")
     rows = "".join(f"<tr><td>{escape(item)}</td><td>{escape(a or '–')}</td><td>{escape(side_a or '–')}</td>"
                    f"<td>{escape(b or '–')}</td><td>{escape(side_b or '–')}</td></tr>"
                    for item, (a, b) in c.answers.items() for side_a, side_b in [c.sides.get(item, [None, None])])

@@ -145,6 +145,12 @@ _AFFIRMING = re.compile(r"\b(?:could(?:n't|\s+not)|can(?:'t|not|\s+not))\s+(?:ag
 _LEAD_END = re.compile(r"(?:[.!?;,]\s|\n|\bbut\b)")
 
 
+def _last_clause(text: str, ends: re.Pattern) -> str:
+    """What follows the last of ``ends`` in ``text`` (all of it when there is none)."""
+    found = [m.end() for m in ends.finditer(text)]
+    return text[found[-1] if found else 0:]
+
+
 def _refuses(clause: str) -> bool:
     """Whether a clause leading to an option refuses it (quotations and affirming idioms taken out first)."""
     return bool(_REFUSAL.search(_AFFIRMING.sub(" ", _QUOTED.sub(" ", clause))))
@@ -158,10 +164,8 @@ def _refused(text: str, position: int) -> bool:
     stripped = head.rstrip(" \t*_\"'“‘`")
     if stripped.endswith(":"):
         head = stripped[:-1]
-        ends = [m.end() for m in _LEAD_END.finditer(head)]
-    else:
-        ends = [m.end() for m in _CLAUSE_END.finditer(head)]
-    return _refuses(head[ends[-1] if ends else 0:])
+        return _refuses(_last_clause(head, _LEAD_END))
+    return _refuses(_last_clause(head, _CLAUSE_END))
 
 
 def _wording(text: str) -> int:
@@ -184,8 +188,7 @@ def _mentions(response: str, reverse: bool) -> list[tuple[int, bool, int]]:
         previous = line
         if option is not None:  # the lead-in before a colon on its line may refuse it ("I cannot say: Agree")
             head = line.split(":", 1)[0] if ":" in line else ""
-            ends = [m.end() for m in _LEAD_END.finditer(head)]
-            found.append((option, _refuses(head[ends[-1] if ends else 0:]), start + len(line)))
+            found.append((option, _refuses(_last_clause(head, _LEAD_END)), start + len(line)))
     for match in _NUMBERED.finditer(response):
         number = int(match.group(1)) - 1
         number = 3 - number if reverse else number
@@ -235,8 +238,7 @@ def _conflicts(tail: str, option: int) -> bool:
         says_agree = verb_agrees if (not match.group("neg") or match.group("more")) else not verb_agrees
         if says_agree == agrees:
             continue
-        ends = [m.end() for m in _STANCE_CLAUSE.finditer(tail[:match.start()])]
-        clause = tail[ends[-1] if ends else 0:match.start()] + match.group("how")
+        clause = _last_clause(tail[:match.start()], _STANCE_CLAUSE) + match.group("how")
         if _CONCEDING.search(clause) or _LIMITED.match(tail, match.end()):
             continue
         return True
