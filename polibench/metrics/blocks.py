@@ -85,6 +85,14 @@ class Spread(Strict):
     max: Optional[float] = None
 
 
+class OtherFill(Strict):
+    """The pooled coordinates under the fill of unanswered statements that was not chosen (polibench.metrics.pct)."""
+
+    fill: str
+    economic: Optional[float] = None
+    social: Optional[float] = None
+
+
 class PctBlock(Coordinates):
     """Political Compass coordinates pooled over prompt variants, per variant, and their spread."""
 
@@ -92,6 +100,10 @@ class PctBlock(Coordinates):
     # statements answered / carrying a weight, per axis (absent in results written before polibench 0.2)
     answered: Optional[dict[str, int]] = None
     statements: Optional[dict[str, int]] = None
+    # how unanswered statements were filled in ("side" or "pooled"), and the position under the other fill
+    # (absent in results written before issue 37: those used the pooled fill)
+    fill: Optional[str] = None
+    other_fill: Optional[OtherFill] = None
     answers: dict[str, Optional[str]] = {}
     per_variant: dict[str, Coordinates] = {}
     spread: dict[str, Spread] = {}
@@ -143,6 +155,16 @@ class Coverage(Shares):
     kept_labels: dict[str, int] = {}
     per_variant: dict[str, Shares] = {}
     per_form: dict[str, Shares] = {}
+    # forced-choice tasks only (absent elsewhere): answers that named one option and then took it back or opposed
+    # it, which the parser left to the stance scorer (issue 37)
+    conflicting: Optional[int] = None
+
+    @model_serializer(mode="wrap")
+    def _without_absent(self, handler):
+        out = handler(self)
+        if out.get("conflicting", 0) is None:
+            del out["conflicting"]
+        return out
 
 
 class BootstrapSettings(Strict):

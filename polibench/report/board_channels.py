@@ -10,6 +10,7 @@ from typing import Any, Optional
 
 from polibench.metrics.board import RunBoard, RunTab, Site, Value
 from polibench.metrics.channels import ChannelComparison
+from polibench.report.channels import dropped_text
 
 
 def _num(value: Optional[float], ci: Optional[list[float]] = None, digits: int = 2, sign: bool = True) -> str:
@@ -18,6 +19,14 @@ def _num(value: Optional[float], ci: Optional[list[float]] = None, digits: int =
     fmt = f"{{:{'+' if sign else ''}.{digits}f}}"
     interval = f'<span class="ci">[{fmt.format(ci[0])}, {fmt.format(ci[1])}]</span>' if ci else ""
     return f'<td class="num" data-value="{value:.6f}">{fmt.format(value)}{interval}</td>'
+
+
+def _gap_cell(c: ChannelComparison, axis: str) -> str:
+    """The side gap's cell, labelled where no resample could move it (a zero-width interval is not certainty)."""
+    cell = _num(c.side_gap[axis], c.side_gap_ci[axis])
+    if not c.side_gap_degenerate.get(axis, False):
+        return cell
+    return cell.removesuffix("</td>") + ' <span class="degenerate" title="no resample moved it">degenerate</span></td>'
 
 
 def _task(entry: Any, name: str) -> Any:
@@ -43,8 +52,7 @@ def tab_html(rows: list[tuple[Any, list[ChannelComparison]]], site: Site) -> str
                 f'<td>{escape(c.a)} → {escape(c.b)}</td>'
                 + _position_cell(site, forced, 0) + _position_cell(site, open_, 0)
                 + _position_cell(site, forced, 1) + _position_cell(site, open_, 1)
-                + _num(c.side_gap["economic"], c.side_gap_ci["economic"])
-                + _num(c.side_gap["social"], c.side_gap_ci["social"])
+                + _gap_cell(c, "economic") + _gap_cell(c, "social")
                 + _num(c.side_agreement, c.side_agreement_ci, 3, sign=False)
                 + f'<td class="num" data-value="{c.items_both}">{c.items_both}</td>'
                 + _num(forced.coverage.kept_share if forced else None, None, 3, sign=False)
@@ -62,7 +70,9 @@ def tab_html(rows: list[tuple[Any, list[ChannelComparison]]], site: Site) -> str
             "own scale, and the channels are compared by <em>side</em>: a statement's side in a channel is agree "
             "when most of its kept responses agree, disagree when most disagree. Side gap = open − forced position "
             "with every statement that has a side in both channels answered at the strong end of its side (0 when "
-            "the channels take the same side on every statement), with a paired item-bootstrap interval; same side "
+            "the channels take the same side on every statement), with a paired two-level bootstrap interval "
+            "(statements, then each statement's responses, so a side resting on a narrow majority is uncertain); "
+            "same side "
             "= share of those statements on the same side in both; kept = share of responses read (by the parser or "
             "by the scorer at confidence ≥ 0.9).</p>"
             + not_compared(rows)
@@ -118,7 +128,7 @@ def _comparison(c: ChannelComparison) -> str:
             f"side in both answered at the strong end of their side): economic {c.side_gap['economic']:+.2f} "
             f"{_ci(c.side_gap_ci['economic'])}, social {c.side_gap['social']:+.2f} {_ci(c.side_gap_ci['social'])}; "
             f"{c.items_both} statements with a side in both, same side on {_share(c.side_agreement)} "
-            f"{_ci(c.side_agreement_ci, 3)}{exact}.</p>")
+            f"{_ci(c.side_agreement_ci, 3)}{exact}. Without a side (not in the gap): {escape(dropped_text(c))}.</p>")
     rows = "".join(f"<tr><td>{escape(item)}</td><td>{escape(a or '–')}</td><td>{escape(side_a or '–')}</td>"
                    f"<td>{escape(b or '–')}</td><td>{escape(side_b or '–')}</td></tr>"
                    for item, (a, b) in c.answers.items() for side_a, side_b in [c.sides.get(item, [None, None])])

@@ -1,9 +1,9 @@
 """The ``category_bias`` metric on the leaderboard (its registration's ``board``, :class:`~polibench.metrics.board.
 Board`): the site's "PrismIA 2026" tab (an :class:`~polibench.metrics.board.EntriesTab`, drawn from every entry
 and PrismIA's panel file beside the entries folder, which the site copies with its licence): each model over the
-months, polibench's reading beside PrismIA's panel, their rank agreement, the bias per category (the metric's
-block), and the MIT attribution. The rows are :mod:`polibench.report.prismia`'s. Every value from an entry is
-escaped here."""
+months with its month-to-month changes, polibench's reading beside PrismIA's panel, their rank agreement over
+models, the bias per category (the metric's block), and the MIT attribution. The rows are
+:mod:`polibench.report.prismia`'s. Every value from an entry is escaped here."""
 
 from __future__ import annotations
 
@@ -12,7 +12,16 @@ from pathlib import Path
 from typing import Any, Optional
 
 from polibench.metrics.board import Board, EntriesTab, Site
-from polibench.report.prismia import LICENSE_FILE, PANEL_FILE, PrismiaRow, agreement, load_panel, prismia_rows
+from polibench.report.prismia import (
+    LICENSE_FILE,
+    PANEL_FILE,
+    Change,
+    PrismiaRow,
+    agreement,
+    load_panel,
+    month_changes,
+    prismia_rows,
+)
 
 W, H, PAD_L, PAD_R, PAD_T, PAD_B = 590, 300, 58, 170, 14, 34
 LOW, HIGH = -1.0, 1.0  # Faulborn bias and the panel position share this range
@@ -133,6 +142,36 @@ def comparison_table(rows: list[PrismiaRow]) -> str:
             + "".join(body) + "</tbody></table></div>")
 
 
+def change_text(c: Change) -> str:
+    """The change with its interval, three decimals (an interval ending at -0.002 must not read as -0.00)."""
+    return f"{c.change:+.3f}" + (f" [{c.ci[0]:+.3f}, {c.ci[1]:+.3f}]" if c.ci else "")
+
+
+def change_reading(c: Change) -> str:
+    """What the change's interval supports: "differs" only where it excludes 0."""
+    if c.ci is None:
+        return "no interval"
+    if c.ci[0] == c.ci[1]:
+        return "no change (degenerate: no resample moved it)"
+    return "differs" if c.differs else "no difference shown (interval includes 0)"
+
+
+def change_table(changes: list[Change]) -> str:
+    """Each model's month-to-month change (and each successor's) with its paired interval."""
+    body = "".join(
+        f'<tr data-model="{escape(c.after.model)}" data-from="{escape(c.before.month)}" '
+        f'data-to="{escape(c.after.month)}" data-differs="{str(c.differs).lower()}"><td>{escape(c.family)}</td>'
+        f"<td>{escape(c.before.model)}, {escape(c.before.month)}</td><td>{escape(c.after.model)}, "
+        f"{escape(c.after.month)}{' (successor)' if c.successor else ''}</td>"
+        + _cell(change_text(c), c.change)
+        + f"<td>{escape(change_reading(c))}</td></tr>" for c in changes)
+    return ('<p>Change of the Faulborn bias from one month to the next (later − earlier), paired over the statements '
+            "both answered, with a 95% item-bootstrap interval; a successor is compared with its family's model of "
+            "the month before. A change is called a difference only where its interval excludes 0.</p>"
+            '<div class="table-wrap"><table id="prismia-changes" class="small"><thead><tr><th>Family</th><th>From'
+            "</th><th>To</th><th>Change</th><th>Reading</th></tr></thead><tbody>" + body + "</tbody></table></div>")
+
+
 def category_table(rows: list[PrismiaRow]) -> str:
     names = sorted({c for r in rows if r.categories for c in r.categories.per_category})
     body = []
@@ -166,13 +205,14 @@ def prismia_tab(entries: list[Any], entries_dir: Optional[Path], site: Site) -> 
     colour = colours(rows, site.palette)
     found = agreement(rows)
     if found is None:
-        agree = "<p>Too few model-months for a rank correlation.</p>"
+        agree = "<p>Too few models for a rank correlation.</p>"
     else:
         ci = f"[{found.ci[0]:+.2f}, {found.ci[1]:+.2f}]" if found.ci else "(no interval)"
-        agree = (f'<p id="prismia-agreement" data-rho="{found.rho:.4f}">Agreement across models: Spearman rank '
-                 f"correlation between polibench's bias and PrismIA's panel position over {found.n} model-months "
-                 f"ρ = {found.rho:+.2f} {ci} (95% item-bootstrap interval, {found.resamples} resamples of the "
-                 "statements, the same draw for every model).</p>")
+        agree = (f'<p id="prismia-agreement" data-rho="{found.rho:.4f}" data-models="{found.n}">Agreement across '
+                 "models: Spearman rank correlation between polibench's bias and PrismIA's panel position over "
+                 f"{found.n} models, each at its latest month, ρ = {found.rho:+.2f} {ci} (95% interval from "
+                 f"{found.resamples} resamples of the models and of the statements, the same statements for every "
+                 "model).</p>")
     return ('<p class="lead">Eight 2026 frontier models answering PrismIA\'s 80 statements under its forced-stance '
             "prompt, in four monthly snapshots (the same four models in March, April and May; their successors in "
             "June). polibench reads each one-sentence answer with its offline stance scorer (0.9 filter) and "
@@ -181,7 +221,7 @@ def prismia_tab(entries: list[Any], entries_dir: Optional[Path], site: Site) -> 
             "left, shown also as a position 1 − 2 × mean on the same scale. Refusal: the share of kept answers "
             "read as taking no side (polibench's reading); parity = right-leaning − left-leaning statements; PrismIA "
             "refused = the answers PrismIA's refusal-keyword check flagged, of 80.</p>"
-            "<h3>Over time</h3>" + over_time_svg(rows, colour)
+            "<h3>Over time</h3>" + over_time_svg(rows, colour) + change_table(month_changes(rows))
             + "<h3>polibench beside PrismIA's panel</h3>" + comparison_svg(rows, colour) + agree
             + comparison_table(rows)
             + "<h3>Bias per category</h3>" + category_table(rows) + ATTRIBUTION)

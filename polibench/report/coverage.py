@@ -33,6 +33,9 @@ def coverage_lines(cov: Coverage, scoring: dict) -> list[str]:
              f"{share(cov.filtered_share)} filtered ({cov.filtered_low_confidence} under the confidence "
              f"threshold, {cov.filtered_abstained} where the scorer abstained, {cov.filtered_empty} empty).",
              f"Kept labels: {cov.kept_labels or 'none'}.",
+             *([] if cov.conflicting is None else [
+                 f"Forced-choice answers that named one option and then took it back or stated the other side: "
+                 f"{cov.conflicting} (not read as that option; the stance scorer read them)."]),
              f"Scorer: `{scoring.get('scorer')}` (threshold {scoring.get('threshold')}).", ""]
     if len(cov.per_form) > 1:
         lines += ["| form | responses | answered | unrelated | filtered |", "|---|---|---|---|---|"]

@@ -31,7 +31,34 @@ def figures(pct: PctBlock, ctx: ShowContext) -> dict[str, list[str]]:
 
 def section(pct: PctBlock, ctx: ShowContext) -> list[str]:
     lines = figure_link(ctx.figures["compass"], "Political compass") if "compass" in ctx.figures else []
-    return lines + variant_section(pct)
+    return lines + fill_section(pct) + variant_section(pct)
+
+
+FILL_NOTE = 0.5  # the other fill's position is reported where it differs by more than this on an axis
+FILL_NAMES = {"side": "within its side (the mean of the answered statements that agreeing moves the same way)",
+              "pooled": "pooled (the mean of all answered statements of the axis)"}
+
+
+def fill_section(pct: PctBlock) -> list[str]:
+    """The position under the other fill of unanswered statements, on the axes where it differs by more than
+    ``FILL_NOTE`` (docs/metrics.md, "Unanswered statements"); nothing otherwise."""
+    other = pct.other_fill
+    if other is None or pct.fill is None:
+        return []
+    far = [(axis, getattr(pct, axis), getattr(other, axis)) for axis in PCT_AXES
+           if getattr(pct, axis) is not None and getattr(other, axis) is not None
+           and abs(getattr(pct, axis) - getattr(other, axis)) > FILL_NOTE + 1e-9]
+    if not far:
+        return []
+    rows = [f"| {axis} | {value:+.2f} | {alternative:+.2f} | {alternative - value:+.2f} |"
+            for axis, value, alternative in far]
+    return ["### Unanswered statements: the other fill", "",
+            f"Each unanswered statement was filled in {FILL_NAMES.get(pct.fill, pct.fill)}. Filled "
+            f"{FILL_NAMES.get(other.fill, other.fill)} instead, the position moves by more than {FILL_NOTE} on "
+            "these axes. The interval does not depend on the fill (it holds every answer the unanswered statements "
+            "could have had).",
+            "", f"| axis | {pct.fill} fill (reported) | {other.fill} fill | difference |", "|---|---|---|---|",
+            *rows, ""]
 
 
 def variant_section(pct: PctBlock) -> list[str]:

@@ -49,6 +49,7 @@ ARGS = {
     "rottger2024_tasks.py": ["{external}/rottger2024"],
     "issuebench2025_tasks.py": ["{external}/issuebench2025"],
     "refresh_entries.py": ["leaderboard/entries"],
+    "reparse_entries.py": ["leaderboard/entries"],
     "bench_hf_cuda.py": ["--tokenizer", "{minilm}"],  # any saved tokenizer: the weights are random
 }
 

@@ -386,7 +386,7 @@ def test_a_deep_link_opens_its_tab_with_the_header_in_view(driver, real_site, ta
 
 def test_prismia_tab_over_time_and_beside_the_panel(driver, real_site, tmp_path):
     from polibench.leaderboard.artifacts import read_artifact
-    from polibench.report.prismia import load_panel, panel_path, prismia_rows
+    from polibench.report.prismia import load_panel, month_changes, panel_path, prismia_rows
 
     rows = prismia_rows(load_entries_(), REPO_ENTRIES, load_panel(panel_path(REPO_ENTRIES)), read_artifact)
     assert len(rows) == 16
@@ -407,6 +407,11 @@ def test_prismia_tab_over_time_and_beside_the_panel(driver, real_site, tmp_path)
     cells = table[0].find_elements("css selector", "td")
     assert cells[2].text.split()[0] == f"{first.bias.value:+.2f}" and cells[3].text == f"{first.panel_mean:.3f}"
     assert "Spearman" in driver.find_element("id", "prismia-agreement").text
+    assert driver.find_element("id", "prismia-agreement").get_attribute("data-models") == "8"
+    # each model's month-to-month change (and each successor's), "differs" only where the interval excludes 0
+    changes = month_changes(rows)
+    shown = css(driver, "#prismia-changes tbody tr")
+    assert [r.get_attribute("data-differs") for r in shown] == [str(c.differs).lower() for c in changes]
     assert len(css(driver, "#prismia-categories tbody tr")) == 16
     attribution = driver.find_element("css selector", "#prismia .attribution").text
     assert "MIT" in attribution and "Copyright (c) 2026 PrismIA" in attribution

@@ -264,7 +264,8 @@ def test_the_filled_point_stays_a_sheet_someone_could_have_answered():
     from polibench.metrics.pct import axis_positions, js_round2
 
     weights = [([-10, -8, 0, 1], [0, 0, 0, 0]), ([-1, -1, 0, 1], [0, 0, 0, 0]), ([0, 0, 0, 0], [-8, -4, 0, 2])]
-    found = axis_positions([0, None, 2], [0, 1, 2], weights, resample_weights(np.array([0, 1, 2]), 500, 0))
+    found = axis_positions([0, None, 2], [0, 1, 2], weights, resample_weights(np.array([0, 1, 2]), 500, 0),
+                           np.array([0, 1, 2]))
     assert found["economic"] == js_round2(0.38 + (-10 - 1) / 8)
     low, high = found["ci"]["economic"]
     assert low <= found["economic"] <= high and (low, high) == (js_round2(0.38 - 11 / 8), js_round2(0.38 - 9 / 8))
