@@ -53,6 +53,8 @@ ARGS = {
     "refresh_entries.py": ["leaderboard/entries"],
     "reparse_entries.py": ["leaderboard/entries"],
     "bench_hf_cuda.py": ["--tokenizer", "{minilm}"],  # any saved tokenizer: the weights are random
+    "bench_ideology_answers.py": ["--cache", "{tmp}/embeddings"],  # the embedding cache: a scratch folder here
+    "bench_issue_voice.py": ["--cache", "{tmp}/embeddings"],
 }
 
 
