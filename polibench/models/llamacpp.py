@@ -181,6 +181,10 @@ class LlamaCppBackend(StreamingBackend):
                                                   bos_token=token_text(self.llm.token_bos()))
         return self._formatter
 
+    def has_chat_template(self) -> bool:
+        """A ``chat_format`` was given or the GGUF carries a chat template."""
+        return self.chat_formatter() is not None
+
     def render(self, prompt: Prompt) -> tuple[str, bool]:
         """The text a chat prompt becomes under the chat template (ending in the assistant header), or the
         plain text; and whether it was templated (a template writes its own BOS token)."""
