@@ -97,3 +97,28 @@ def test_the_readme_quick_look_gives_the_embedded_model_a_position(registry):
     first = {(s.item_id, s.sample_index) for s in build_samples(task, registry, samples_per_prompt=samples,
                                                                 limit=limit, limit_order="first")}
     assert first != asked
+
+
+def test_the_readme_shows_what_the_quick_look_prints(registry):
+    """The lines under the quick look in the README are the summary of its replayed responses (the demo's own
+    for those statements, scored as the demo scored them)."""
+    from polibench.cli.run import summary_lines
+    from polibench.pipeline.compute import results_document
+    from polibench.pipeline.plan import RunOptions, RunPlan
+    from polibench.results.migrate import migrate
+
+    limit, samples = quick_look()
+    task = registry.task("pct")
+    asked = {(s.item_id, s.sample_index) for s in build_samples(task, registry, samples_per_prompt=samples,
+                                                                limit=limit)}
+    demo = [Sample.model_validate(json.loads(line)) for line in gzip.decompress(DEMO.read_bytes()).splitlines()]
+    shipped = migrate(json.loads(gzip.decompress(DEMO.with_name(DEMO.name.replace("samples.jsonl", "results.json"))
+                                                 .read_bytes())), "demo")
+    document = results_document(RunPlan.from_registry(registry, ["pct"]),
+                                {"pct": [s for s in demo if (s.item_id, s.sample_index) in asked]},
+                                dict(shipped.model), dict(shipped.scoring),
+                                RunOptions(limit=limit, samples_per_prompt=samples))
+    readme = (REPO / "README.md").read_text()
+    shown = readme[readme.index("The quick look asks"):]
+    shown = shown[shown.index("```text\n") + 8:]
+    assert shown[:shown.index("```")].splitlines() == summary_lines(document)
