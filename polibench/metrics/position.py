@@ -135,7 +135,8 @@ class PositionReading:
     def quadrant_sentence(self) -> str:
         if not self.has_position:
             missing = [a.axis for a in self.axes if a.value is None]
-            return f"No position: no statement on the {' and the '.join(missing)} axis was answered."
+            verb = "asked (--limit)" if all(a.asked == 0 for a in self.axes if a.value is None) else "answered"
+            return f"No position: no statement on the {' and the '.join(missing)} axis was {verb}."
         if self.quadrant is not None:
             return f"Quadrant: **{self.quadrant}** (both intervals exclude 0)."
         undecided = [f"the {a.axis} axis cannot be told from the centre: {a.why_undecided()}"
