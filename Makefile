@@ -1,6 +1,6 @@
 # polibench: two commands for a fresh machine (see README).
 #   make demo   install into .venv and run the PCT on the embedded model (offline)
-#   make test   install the dev extras and run the whole test suite
+#   make test   install the dev extras (and headless Chromium, as root with apt-get) and run the whole test suite
 #   make lint   ruff, mypy (core packages) and import-linter (the layers); all three run, any failure fails
 #   make test-engines   the real engines (vLLM's CPU build) in a venv of their own, .venv-engines (docs/testing.md)
 #   make clean-wheels   forget the llama.cpp build `make install` keeps for the next venv
@@ -29,7 +29,7 @@ else
 LLAMA_CMAKE_ARGS ?=
 endif
 
-.PHONY: install install-dev install-engines demo test test-engines lint clean clean-wheels
+.PHONY: install install-dev install-engines demo browser test test-engines lint clean clean-wheels
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -65,7 +65,20 @@ install-dev: install
 demo: install
 	$(BIN)/polibench run
 
-test: install-dev
+# The leaderboard's browser tests need headless Chromium (Debian's chromium and chromium-driver): installed here
+# when this is root on a machine with apt-get (as .ci/run does); otherwise `make test` stops with one line saying
+# how. BROWSER=skip runs the suite without them (those tests then skip, and CI=true fails them).
+BROWSER ?=
+browser:
+	@if [ "$(BROWSER)" = skip ] || { command -v chromium >/dev/null 2>&1 && command -v chromedriver >/dev/null 2>&1; }; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	  echo "installing chromium and chromium-driver for the browser tests (apt-get)"; \
+	  apt-get update -qq && apt-get install -y -qq chromium chromium-driver >/dev/null; \
+	else \
+	  echo "make test: the browser tests need chromium and chromedriver: run 'sudo apt-get install chromium chromium-driver' (or make test BROWSER=skip)" >&2; exit 2; \
+	fi
+
+test: install-dev browser
 # Bytecode is written even where the environment turns it off (PYTHONDONTWRITEBYTECODE): the suite starts
 # hundreds of polibench subprocesses, and each would otherwise compile the package again.
 	env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest -q -rs --durations=25 --ignore=tests/engines  # the slowest tests: the suite must stay under 15 minutes

@@ -13,6 +13,8 @@ from typing import ClassVar, Literal, Optional
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_serializer, model_validator
 
+from polibench.kit.strict import Number, WholeNumber
+
 StanceLabel = Literal["agree", "disagree", "neutral", "unrelated"]
 Side = Literal["left", "right"]
 Dimension = Literal["economic", "social"]
@@ -33,12 +35,12 @@ class GenerationSettings(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    samples: int = Field(10, ge=1, description="responses per prompt")
-    max_new_tokens: int = Field(100, ge=1)
-    temperature: float = Field(1.0, ge=0.0, description="0 means greedy decoding")
-    top_k: Optional[int] = Field(None, ge=1)
-    top_p: Optional[float] = Field(None, gt=0.0, le=1.0)
-    seed: int = 1234
+    samples: WholeNumber = Field(10, ge=1, description="responses per prompt")
+    max_new_tokens: WholeNumber = Field(100, ge=1)
+    temperature: Number = Field(1.0, ge=0.0, description="0 means greedy decoding")
+    top_k: Optional[WholeNumber] = Field(None, ge=1)
+    top_p: Optional[Number] = Field(None, gt=0.0, le=1.0)
+    seed: WholeNumber = 1234
     stop: list[str] = Field(default_factory=list)
 
 

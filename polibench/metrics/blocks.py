@@ -104,9 +104,25 @@ class PctBlock(Coordinates):
     # (absent in results written before issue 37: those used the pooled fill)
     fill: Optional[str] = None
     other_fill: Optional[OtherFill] = None
+    # statements asked per axis; only when some were not asked (--limit), else absent
+    asked: Optional[dict[str, int]] = None
     answers: dict[str, Optional[str]] = {}
     per_variant: dict[str, Coordinates] = {}
     spread: dict[str, Spread] = {}
+
+    @model_serializer(mode="wrap")
+    def _omit_absent_asked(self, handler):
+        """A block where every statement was asked serialises as it did before ``asked`` existed."""
+        data = handler(self)
+        if isinstance(data, dict) and data.get("asked") is None:
+            data.pop("asked", None)
+        return data
+
+    def asked_on(self, axis: str) -> Optional[int]:
+        """Statements asked on ``axis``: ``asked`` where recorded, else every statement of the axis."""
+        if self.asked is not None:
+            return self.asked.get(axis)
+        return None if self.statements is None else self.statements.get(axis)
 
 
 class BiasIntervals(Strict):

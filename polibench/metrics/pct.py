@@ -15,6 +15,13 @@
   unanswered statements' lowest and highest weights fixed, resamples the answered statements among themselves
   (:func:`answered_resamples`), and never leaves the axis's reachable range. See docs/metrics.md, "Unanswered
   statements".
+- :data:`SCALE`, :func:`on_scale`: every coordinate and interval bound polibench stores is kept on the test's
+  documented scale, −10 … +10. js.js's offsets are the exact centring offsets rounded to two decimals (0.38 for
+  3/8 = 0.375, 2.41 for 47/19.5 = 2.41026), so its formula reaches +10.005 economic (rounded: **+10.01**) for the
+  all-most-right sheet and −10.0003 social for the all-most-libertarian one; and an item-bootstrap bound, a sum
+  over statements drawn with replacement, can go further (one statement drawn twice adds its weight twice).
+  polibench keeps js.js's offsets (so every published coordinate reproduces to the hundredth) and clamps each
+  value to the scale where it is computed (docs/metrics.md, "The scale").
 - :func:`pct_block`: the ``pct`` block of results.json: pooled coordinates with their intervals and the
   statements answered per axis, the fill and the position under the other fill, coordinates per prompt variant
   and their spread.
@@ -46,6 +53,9 @@ DEFAULT_FILL = FILLS[0]
 def other_fill(fill: str) -> str:
     """The fill that was not chosen."""
     return FILLS[1 - FILLS.index(fill)]
+
+
+SCALE = (-10.0, 10.0)  # the Political Compass's documented range, on each axis
 
 
 def answer_from_scores(agree: float, disagree: float, margin: float = MARGIN) -> int:
@@ -124,7 +134,7 @@ def pct_coordinates(answers: Sequence[Optional[int]], weights: Sequence) -> tupl
             raise ValueError(f"answers must be 0-3 or None, got {answer!r}")
         econ += econ_w[answer]
         soc += soc_w[answer]
-    return js_round2(ECON_OFFSET + econ / ECON_DIVISOR), js_round2(SOC_OFFSET + soc / SOC_DIVISOR)
+    return on_scale(js_round2(ECON_OFFSET + econ / ECON_DIVISOR)), on_scale(js_round2(SOC_OFFSET + soc / SOC_DIVISOR))
 
 
 def instrument_weights(instrument: Instrument) -> list[tuple[list[float], list[float]]]:
@@ -139,6 +149,12 @@ def js_round2(value: float) -> float:
     """js.js's ``Math.round((v + Number.EPSILON) * 100) / 100``: two decimals, halves rounded up
     (0.38 + 7/8 = 1.255 gives 1.26, where Python's ``round`` gives 1.25)."""
     return math.floor((value + sys.float_info.epsilon) * 100 + 0.5) / 100 + 0.0
+
+
+def on_scale(value: float) -> float:
+    """``value`` kept within :data:`SCALE` (−10 … +10): js.js's rounded offsets reach +10.005 (rounded +10.01) and
+    an item-bootstrap bound can go further; a coordinate is never off the test's scale."""
+    return min(max(value, SCALE[0]), SCALE[1]) + 0.0
 
 
 def spread(values: Sequence[float]) -> dict:
@@ -226,7 +242,7 @@ def axis_positions(answers: Sequence[Optional[int]], positions: Sequence[Optiona
     statements all take their lowest weight, the upper bound the 97.5th percentile of the sheet where they take
     their highest, each kept within the axis's reachable range (every statement at its lowest / highest weight).
     """
-    out: dict = {"ci": {}, "answered": {}, "statements": {}, "other_fill": {}}
+    out: dict = {"ci": {}, "answered": {}, "statements": {}, "other_fill": {}, "asked": {}}
     n_columns = weights.shape[1]
     on_axis = axis_items(table_weights)
     sides = axis_sides(table_weights)
@@ -252,13 +268,14 @@ def axis_positions(answers: Sequence[Optional[int]], positions: Sequence[Optiona
                 missing.append((int(sides[axis][n]), float(min(axis_weights)), float(max(axis_weights))))
         statements = int(on_axis[axis].sum())
         out["answered"][axis], out["statements"][axis] = len(answered), statements
+        out["asked"][axis] = sum(1 for n, position in enumerate(positions) if on_axis[axis][n] and position is not None)
         if not answered:
             out[axis], out["ci"][axis], out["other_fill"][axis] = None, None, None
             continue
         answered_sum = sum(value for _, value in answered)
-        out[axis] = js_round2(offset + (answered_sum + fill_unanswered(answered, missing, fill)) / divisor) + 0.0
-        out["other_fill"][axis] = js_round2(offset + (answered_sum + fill_unanswered(answered, missing, other))
-                                            / divisor) + 0.0
+        out[axis] = on_scale(js_round2(offset + (answered_sum + fill_unanswered(answered, missing, fill)) / divisor))
+        out["other_fill"][axis] = on_scale(js_round2(offset + (answered_sum + fill_unanswered(answered, missing, other))
+                                                     / divisor))
         resampled = answered_resamples(weights, strata, known) @ contribution
         missing_low = sum(m[1] for m in missing)
         missing_high = sum(m[2] for m in missing)
@@ -268,7 +285,7 @@ def axis_positions(answers: Sequence[Optional[int]], positions: Sequence[Optiona
                         offset + reach_high / divisor)
         found_low, found_high = percentile_intervals(np.column_stack([lows, highs]))
         out["ci"][axis] = (None if found_low is None or found_high is None
-                           else [js_round2(found_low[0]) + 0.0, js_round2(found_high[1]) + 0.0])
+                           else [on_scale(js_round2(found_low[0])), on_scale(js_round2(found_high[1]))])
     return out
 
 
@@ -314,6 +331,8 @@ def pct_block(table: ResponseTable, instrument: Instrument, weights: np.ndarray,
         "statements": found["statements"],
         "fill": fill,
         "other_fill": {"fill": other_fill(fill), **found["other_fill"]},
+        # statements asked per axis, only where some were not (--limit): a full run's block is as it was
+        "asked": None if found["asked"] == found["statements"] else found["asked"],
         "answers": {item.id: (None if a is None else ANSWER_NAMES[a]) for item, a in zip(instrument.items, answers)},
         "per_variant": per_variant,
         "spread": {axis: spread([c[axis] for c in per_variant.values() if c[axis] is not None]) for axis in PCT_AXES},

@@ -209,7 +209,10 @@ class VLLMBackend(ModelBackend):
         return prompt.plain_text()
 
     def templated(self, prompt: Prompt) -> bool:
-        return bool(prompt.messages) and bool(getattr(self.llm.get_tokenizer(), "chat_template", None))
+        return bool(prompt.messages) and self.has_chat_template()
+
+    def has_chat_template(self) -> bool:
+        return bool(getattr(self.llm.get_tokenizer(), "chat_template", None))
 
     def request(self, prompt: Prompt):
         """What ``LLM.generate`` is given: a plain prompt as text (vLLM adds the tokenizer's special tokens: BOS

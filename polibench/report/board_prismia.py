@@ -195,13 +195,83 @@ ATTRIBUTION = ('<div class="attribution"><p>Statements, prompts, responses and p
                "PrismIA's.</p></div>")
 
 
-def prismia_tab(entries: list[Any], entries_dir: Optional[Path], site: Site) -> str:
-    """The tab's HTML from every entry and the panel file beside ``entries_dir``."""
+_ROWS: dict[tuple, list[PrismiaRow]] = {}
+
+
+def rows_of(entries: list[Any], entries_dir: Optional[Path], site: Site) -> list[PrismiaRow]:
+    """The tab's rows (read once per build: the tab and its headline beside the compass share them)."""
     if entries_dir is None or site.read_artifact is None:
-        return '<p class="note">No PrismIA 2026 entries yet.</p>'
-    rows = prismia_rows(entries, entries_dir, load_panel(entries_dir.parent / PANEL_FILE), site.read_artifact)
+        return []
+    key = (str(entries_dir), tuple((e.entry_id, e.samples.sha256, e.results.sha256) for e in entries))
+    if key not in _ROWS:
+        _ROWS.clear()
+        _ROWS[key] = prismia_rows(entries, entries_dir, load_panel(entries_dir.parent / PANEL_FILE),
+                                  site.read_artifact)
+    return _ROWS[key]
+
+
+def latest(rows: list[PrismiaRow]) -> list[PrismiaRow]:
+    """Each model's row of its latest month, from the leftmost bias to the rightmost."""
+    last: dict[str, PrismiaRow] = {}
+    for r in rows:
+        if r.bias is not None and r.bias.value is not None and (r.model not in last or r.month > last[r.model].month):
+            last[r.model] = r
+    return sorted(last.values(), key=lambda r: r.bias.value)  # type: ignore[union-attr]
+
+
+def frontier_chart(rows: list[PrismiaRow], colour: dict[str, str]) -> str:
+    """One point per model (its latest month) with its interval and its name beside it, on the bias scale −1 … +1
+    with numbered ticks: the frontier models' view, as large as its rows need."""
+    width, left, right, row_h, top = 560, 235, 56, 26, 8
+    plot = width - left - right
+    height = top + row_h * len(rows) + 34
+
+    def x_of(v: float) -> float:
+        return round(left + (max(LOW, min(HIGH, v)) - LOW) / (HIGH - LOW) * plot, 2)
+
+    parts = [f'<line class="grid" x1="{x_of(v)}" y1="{top}" x2="{x_of(v)}" y2="{height - 28}"/>' for v in (-0.5, 0.5)]
+    parts.append(f'<line class="axis" x1="{x_of(0)}" y1="{top}" x2="{x_of(0)}" y2="{height - 28}"/>')
+    for v in (-1, -0.5, 0, 0.5, 1):
+        parts.append(f'<text class="tick" x="{x_of(v)}" y="{height - 14}" text-anchor="middle">'
+                     f'{f"{v:+.1f}".replace("+0.0", "0").replace("-", "−")}</text>')
+    parts.append(f'<text class="tick" x="{x_of(-1)}" y="{height - 1}" text-anchor="start">← left</text>'
+                 f'<text class="tick" x="{x_of(1)}" y="{height - 1}" text-anchor="end">right →</text>')
+    for n, r in enumerate(rows):
+        y = top + n * row_h + row_h / 2
+        bias = r.bias
+        assert bias is not None and bias.value is not None
+        label = f"{r.model} ({r.month}): Faulborn bias {r.bias_text()}"
+        ci = (f'<line class="ci" x1="{x_of(bias.ci[0])}" y1="{y}" x2="{x_of(bias.ci[1])}" y2="{y}" '
+              f'stroke="{colour[r.model]}"/>' if bias.ci else "")
+        parts.append(f'<g class="frontier-point" data-model="{escape(r.model)}" data-month="{escape(r.month)}" '
+                     f'data-value="{bias.value:.4f}" role="img" aria-label="{escape(label)}"><title>{escape(label)}'
+                     f'</title><text class="row-label" x="{left - 10}" y="{y + 4}" text-anchor="end">'
+                     f'{escape(r.model)} <tspan class="month">{escape(r.month)}</tspan></text>{ci}'
+                     f'<circle cx="{x_of(bias.value)}" cy="{y}" r="6" fill="{colour[r.model]}"/>'
+                     f'<text class="value" x="{width - right + 8}" y="{y + 4}">{bias.value:+.2f}</text></g>')
+    return (f'<svg class="frontier" viewBox="0 0 {width} {height}" role="img" aria-label="frontier models: Faulborn '
+            f'bias, latest month">{"".join(parts)}</svg>')
+
+
+def frontier_headline(entries: list[Any], entries_dir: Optional[Path], site: Site) -> str:
+    """Beside the compass: the frontier models' latest month, linking the tab ("" without PrismIA entries)."""
+    rows = rows_of(entries, entries_dir, site)
     if not rows:
-        return '<p class="note">No PrismIA 2026 entries with a panel file yet.</p>'
+        return ""
+    shown = latest(rows)
+    return ('<section class="headline-view" id="frontier-headline"><h3><a href="#prismia">Frontier models, 2026'
+            f"</a></h3><p class=\"small\">{len(shown)} models on PrismIA's 80 statements, each in its latest month: "
+            "Faulborn bias, −1 left … +1 right, with 95% intervals. They answer another test than the compass, so "
+            "they have a view of their own.</p>" + frontier_chart(shown, colours(rows, site.palette))
+            + '<p class="small"><a href="#prismia">Every month, PrismIA\'s own judges beside polibench, and the '
+            "categories →</a></p></section>")
+
+
+def prismia_tab(entries: list[Any], entries_dir: Optional[Path], site: Site) -> str:
+    """The tab's HTML from every entry and the panel file beside ``entries_dir`` ("" when there is nothing)."""
+    rows = rows_of(entries, entries_dir, site)
+    if not rows:
+        return ""
     colour = colours(rows, site.palette)
     found = agreement(rows)
     if found is None:
@@ -221,12 +291,14 @@ def prismia_tab(entries: list[Any], entries_dir: Optional[Path], site: Site) -> 
             "left, shown also as a position 1 − 2 × mean on the same scale. Refusal: the share of kept answers "
             "read as taking no side (polibench's reading); parity = right-leaning − left-leaning statements; PrismIA "
             "refused = the answers PrismIA's refusal-keyword check flagged, of 80.</p>"
-            "<h3>Over time</h3>" + over_time_svg(rows, colour) + change_table(month_changes(rows))
+            "<h3>Each model in its latest month</h3>" + frontier_chart(latest(rows), colour)
+            + "<h3>Over time</h3>" + over_time_svg(rows, colour) + change_table(month_changes(rows))
             + "<h3>polibench beside PrismIA's panel</h3>" + comparison_svg(rows, colour) + agree
             + comparison_table(rows)
             + "<h3>Bias per category</h3>" + category_table(rows) + ATTRIBUTION)
 
 
-BOARD = Board(entries_tab=EntriesTab(anchor="prismia", title="PrismIA 2026",
-                                     heading="PrismIA 2026: frontier models over time", html=prismia_tab,
-                                     files=(PANEL_FILE, LICENSE_FILE)))
+BOARD = Board(entries_tab=EntriesTab(anchor="prismia", title="Frontier models 2026",
+                                     heading="Frontier models 2026, on PrismIA's benchmark", html=prismia_tab,
+                                     files=(PANEL_FILE, LICENSE_FILE),
+                                     primary=True, headline=frontier_headline))

@@ -92,6 +92,8 @@ class RunSettings(BaseModel):
 
     seed: Optional[int] = None
     limit: Optional[int] = None
+    # how --limit picked its items ("balanced"; absent: the first N, as runs made before the balanced pick)
+    limit_order: Optional[str] = None
     issues: Optional[list[str]] = None   # IssueBench tasks: the issues the run kept (--issues)
     samples_per_prompt: Optional[int] = None
     command: list[str] = Field(default_factory=list)
@@ -103,7 +105,7 @@ class RunSettings(BaseModel):
     def _omit_absent_source(self, handler):
         """A run that was not re-scored, merged or limited to some issues serialises exactly as before those
         fields existed."""
-        return without_absent(handler(self), ("rescored_from", "merged_from", "issues"))
+        return without_absent(handler(self), ("rescored_from", "merged_from", "issues", "limit_order"))
 
 
 class ResultsDocument(BaseModel):

@@ -11,7 +11,7 @@ from typing import Literal, Optional
 from pydantic import AliasChoices, Field, field_validator, model_serializer, model_validator
 
 from polibench.errors import PolibenchError
-from polibench.kit.strict import Strict
+from polibench.kit.strict import Number, Strict, WholeNumber
 from polibench.records import (
     Dimension,
     Form,
@@ -28,8 +28,8 @@ from polibench.records import (
 class Weights(Strict):
     """Per-answer scoring weights, in the order strongly disagree, disagree, agree, strongly agree."""
 
-    economic: list[float] = Field(..., min_length=4, max_length=4)
-    social: list[float] = Field(..., min_length=4, max_length=4)
+    economic: list[Number] = Field(..., min_length=4, max_length=4)
+    social: list[Number] = Field(..., min_length=4, max_length=4)
 
 
 class Forms(Strict):
@@ -109,7 +109,7 @@ LANGUAGE_PATTERN = r"^[a-z]{2}(-[a-z0-9]{2,8})?$"
 class Instrument(Strict):
     instrument: str = Field(..., pattern=r"^[a-z0-9][a-z0-9_-]*$")
     name: str
-    version: int = 1
+    version: WholeNumber = 1
     description: str = ""
     provenance: dict = Field(default_factory=dict)
     scoring: Optional[Literal["pct"]] = Field(None, description="'pct': items carry js.js weights")
@@ -283,7 +283,7 @@ class VariantSet(Strict):
 class ScoringConfig(Strict):
     scorer: str = Field("nli", description="stance scorer name (`polibench list` shows them)")
     scorer_args: dict = Field(default_factory=dict)
-    threshold: float = Field(0.9, ge=0.0, le=1.0, description="drop stances below this confidence")
+    threshold: Number = Field(0.9, ge=0.0, le=1.0, description="drop stances below this confidence")
     labels: list[StanceLabel] = Field(default_factory=lambda: list[StanceLabel](["agree", "disagree"]),
                                       min_length=2)
 
@@ -300,7 +300,7 @@ class Pairing(Strict):
 
 class TaskConfig(Strict):
     task: str = Field(..., pattern=r"^[a-z0-9][a-z0-9_-]*$")
-    version: int = 1
+    version: WholeNumber = 1
     description: str = ""
     instrument: str | list[str]
     # The task's variant set, by name. ``variants:`` is its old key: still read (silently, so the stored
