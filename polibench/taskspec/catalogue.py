@@ -60,7 +60,7 @@ def first_key(path: Path) -> Optional[str]:
     names a file's kind); None for a file that is not a mapping or cannot be read that far."""
     try:
         with open(path, encoding="utf-8") as handle:
-            events = yaml.parse(handle, Loader=yaml.SafeLoader)
+            events = yaml.parse(handle, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))  # libyaml when there
             for event in events:
                 if isinstance(event, (yaml.StreamStartEvent, yaml.DocumentStartEvent)):
                     continue

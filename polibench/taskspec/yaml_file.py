@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import pickle
 from pathlib import Path
-from typing import Any
+from typing import Any, Optional
 
 import yaml
 from pydantic import ValidationError
@@ -26,8 +26,11 @@ MERGE_TAG = "tag:yaml.org,2002:merge"
 # Parsed files, pickled, by a digest of their bytes: a process that reads the same task files again (every
 # command in one test session, a notebook) unpickles them (~2% of the parse time) into a fresh copy, so a caller
 # that changes what it got changes no other caller's. Errors are not kept: a bad file is reported every time.
+# The same pickles are kept on disk under the cache folder (PARSED_FOLDER), so that every later command (each
+# `polibench` process parses the ~130 built-in task files, 1.3 MB of YAML) unpickles instead of parsing.
 _PARSED: dict[bytes, bytes] = {}
 MAX_PARSED = 512
+PARSED_FOLDER = "parsed-yaml-v1"
 
 
 class _UniqueKeys:
@@ -76,7 +79,9 @@ def _load(text: str) -> Any:
     pure-Python parser's) with :class:`_StrictLoader`."""
     if _FastStrictLoader is not None:
         try:
-            aliases = sum(isinstance(e, yaml.AliasEvent) for e in yaml.parse(text, Loader=yaml.CSafeLoader))
+            # an alias is written *name: text without a '*' has none, and the event pass (in Python) is skipped
+            aliases = 0 if "*" not in text else sum(isinstance(e, yaml.AliasEvent)
+                                                    for e in yaml.parse(text, Loader=yaml.CSafeLoader))
             if aliases <= MAX_ALIASES:
                 return yaml.load(text, Loader=_FastStrictLoader)  # noqa: S506 - a SafeLoader subclass
         except yaml.YAMLError:
@@ -126,8 +131,12 @@ def read_yaml(path: Path) -> Any:
     except UnicodeDecodeError as exc:
         raise SpecError(str(path), *_undecodable(data, exc)) from None
     key = hashlib.blake2b(data, digest_size=16).digest()
+    if key not in _PARSED:
+        stored = _read_stored(key)
+        if stored is not None:
+            _PARSED[key] = stored
     if key in _PARSED:
-        return pickle.loads(_PARSED[key])  # noqa: S301 - bytes this process pickled itself
+        return pickle.loads(_PARSED[key])  # noqa: S301 - bytes this process (or one before it) pickled itself
     try:
         parsed = _load(text)
     except yaml.YAMLError as exc:
@@ -137,7 +146,40 @@ def read_yaml(path: Path) -> Any:
     if len(_PARSED) >= MAX_PARSED:
         _PARSED.clear()
     _PARSED[key] = pickle.dumps(parsed, protocol=pickle.HIGHEST_PROTOCOL)
+    _store(key, _PARSED[key])
     return parsed
+
+
+def _stored_path(key: bytes) -> Optional[Path]:
+    """Where the parse of a file with digest ``key`` is kept on disk; None without a usable cache folder."""
+    from polibench.paths import cache_dir
+
+    try:
+        return cache_dir() / PARSED_FOLDER / f"{key.hex()}.pickle"
+    except PolibenchError:  # no usable cache folder: parse every time (the command reports the folder if it needs it)
+        return None
+
+
+def _read_stored(key: bytes) -> Optional[bytes]:
+    path = _stored_path(key)
+    try:
+        return path.read_bytes() if path is not None else None
+    except OSError:
+        return None
+
+
+def _store(key: bytes, pickled: bytes) -> None:
+    """Keep a parse on disk (atomically; a cache folder that cannot be written is simply not used)."""
+    from polibench.kit.files import atomic_write_bytes
+
+    path = _stored_path(key)
+    if path is None or path.is_file():
+        return
+    try:
+        path.parent.mkdir(exist_ok=True)
+        atomic_write_bytes(path, pickled)
+    except (OSError, PolibenchError):
+        pass
 
 
 def field_path(loc: tuple) -> str:

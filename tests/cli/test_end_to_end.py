@@ -7,6 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from polibench.pipeline.plan import limited_items
+from polibench.taskspec.loader import load_registry
+
 pytest.importorskip("llama_cpp")
 
 
@@ -32,7 +35,8 @@ def test_files_are_complete_and_consistent(run_dir):
     assert not list(run_dir.glob("*.partial")) and not list(run_dir.glob("*.tmp"))
     lines = [json.loads(line) for line in (run_dir / "samples.jsonl").read_text().splitlines()]
     assert len(lines) == 6  # 3 statements x 2 samples
-    assert {(s["item_id"], s["sample_index"]) for s in lines} == {(f"pct-0{i}", k) for i in (1, 2, 3) for k in (0, 1)}
+    picked = [item.id for item in limited_items(load_registry().instruments["pct"].items, 3, "pct")]
+    assert {(s["item_id"], s["sample_index"]) for s in lines} == {(i, k) for i in picked for k in (0, 1)}
     assert all(s["response"] is not None and s["stance"]["scorer"] in ("lexical", "none") for s in lines)
     assert len({s["seed"] for s in lines}) == 6
     results = json.loads((run_dir / "results.json").read_text())

@@ -51,9 +51,10 @@ def test_llamacpp_and_hf_read_the_same_option_probabilities(task_dir, tmp_path, 
         assert a.stance.scorer == b.stance.scorer
     block = results["results"]["lp-one"]["logprob"]
     instrument = load_registry().instruments["pct-rottger"]
-    weights = instrument_weights(instrument)
+    weights = dict(zip((item.id for item in instrument.items), instrument_weights(instrument)))
     econ = soc = 0.0
-    for sample, (econ_w, soc_w) in zip(by_llama, weights):
+    for sample in by_llama:  # --limit 1 picks its statement by the balanced rule, not the first one
+        econ_w, soc_w = weights[sample.item_id]
         total = sum(math.exp(v) for v in sample.option_logprobs)
         probs = [math.exp(v) / total for v in sample.option_logprobs]
         stats = block["per_statement"][sample.item_id]

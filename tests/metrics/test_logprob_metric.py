@@ -84,12 +84,17 @@ def test_four_options_match_hand_computation(tmp_path):
 def test_one_template_pct_block_is_the_modal_position(tmp_path):
     samples, instrument, results = scored(tmp_path, "lp-one", FOUR, ("a",), limit=12, seed=3)
     pct, block = results["pct"], results["logprob"]
-    answers = [int(np.argmax(s.option_logprobs)) for s in samples] + [None] * (len(instrument.items) - 12)
+    # --limit 12 picks statements across both axes (balanced by side), not the first twelve
+    asked = {s.item_id: int(np.argmax(s.option_logprobs)) for s in samples}
+    assert len(asked) == 12
+    answers = [asked.get(item.id) for item in instrument.items]
+    columns = iter(range(12))
+    positions = [next(columns) if item.id in asked else None for item in instrument.items]
     weights = instrument_weights(instrument)
     # the logprob block's modal position sums the answers as js.js does (an unasked statement adds 0); the pct
-    # block fills the 50 statements --limit never asked with the answered ones' mean (docs/metrics.md)
+    # block fills the 50 statements --limit never asked as docs/metrics.md says
     assert (block.modal_economic, block.modal_social) == pct_coordinates(answers, weights)
-    found = axis_positions(answers, list(range(12)) + [None] * 50, weights, np.ones((1, 12)), np.zeros(12, dtype=int))
+    found = axis_positions(answers, positions, weights, np.ones((1, 12)), np.zeros(12, dtype=int))
     assert (pct.economic, pct.social) == (found["economic"], found["social"])
     full = [a if a is not None else 2 for a in answers]  # with every statement answered the two rules agree
     assert pct_coordinates(full, weights) == tuple(axis_positions(full, [None] * 62, weights, np.ones((1, 0)),
@@ -101,14 +106,16 @@ def test_likert_neither_weighs_zero(tmp_path):
     samples, instrument, results = scored(tmp_path, "lp-likert", LIKERT, ("a",), limit=9, seed=5)
     block = results["logprob"]
     weights = instrument_weights(instrument)
+    index = {item.id: n for n, item in enumerate(instrument.items)}  # --limit picks statements across the axes
     econ = 0.0
-    modal = []
-    for s, (econ_w, _) in zip(samples, weights):
+    modal: list = [None] * len(instrument.items)
+    for s in samples:
+        econ_w = weights[index[s.item_id]][0]
         p = softmax(s.option_logprobs)
         econ += p[0] * econ_w[0] + p[1] * econ_w[1] + p[3] * econ_w[2] + p[4] * econ_w[3]
         best = int(np.argmax(p))
-        modal.append({0: 0, 1: 1, 2: None, 3: 2, 4: 3}[best])
+        modal[index[s.item_id]] = {0: 0, 1: 1, 2: None, 3: 2, 4: 3}[best]
     assert block.scale == ["strongly disagree", "disagree", "neither", "agree", "strongly agree"]
     assert block.economic == js_round2(0.38 + econ / 8)
-    assert (block.modal_economic, block.modal_social) == pct_coordinates(modal + [None] * (62 - 9), weights)
+    assert (block.modal_economic, block.modal_social) == pct_coordinates(modal, weights)
     assert 1 <= block.expected_answer <= 5
