@@ -187,21 +187,27 @@ def test_cached_or_made_clears_what_a_killed_maker_left_before_making_again(tmp_
     assert sorted(p.name for p in tmp_path.iterdir()) == [".model-abc.lock", "model-abc"]
 
 
-def test_no_module_writes_atomically_on_its_own():
-    """Temporary files and renames into place live in polibench.kit.files alone (unique names, nothing left behind
-    on failure); the one exception is the run's samples.jsonl.partial, kept on purpose when a run is interrupted."""
-    import re
+def package_sources():
+    """``(path relative to polibench/, source)`` of every module of the package, in path order."""
     from pathlib import Path
 
     import polibench
 
+    root = Path(polibench.__file__).parent
+    return [(path.relative_to(root).as_posix(), path.read_text(encoding="utf-8"))
+            for path in sorted(root.rglob("*.py"))]
+
+
+def test_no_module_writes_atomically_on_its_own():
+    """Temporary files and renames into place live in polibench.kit.files alone (unique names, nothing left behind
+    on failure); the one exception is the run's samples.jsonl.partial, kept on purpose when a run is interrupted."""
+    import re
+
     allowed = {"kit/files.py": None, "results/files.py": "os.replace(self.partial, final)"}
     pattern = re.compile(r"os\.replace\(|os\.rename\(|\.rename\(|mkstemp|mkdtemp|NamedTemporaryFile|\.tmp\b")
     found = []
-    root = Path(polibench.__file__).parent
-    for path in sorted(root.rglob("*.py")):
-        name = path.relative_to(root).as_posix()
-        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+    for name, source in package_sources():
+        for number, line in enumerate(source.splitlines(), 1):
             if pattern.search(line) and name in allowed and (allowed[name] is None or allowed[name] in line):
                 continue
             if pattern.search(line) and not line.lstrip().startswith("#"):
@@ -213,16 +219,10 @@ def test_every_pydantic_model_is_strict():
     """No model spells extra="forbid" by hand or derives from BaseModel directly; the two that keep unknown
     fields on purpose (they hold the blocks of registered metrics by key) are named here."""
     import ast
-    from pathlib import Path
-
-    import polibench
 
     open_on_purpose = {"results/document.py:TaskResults", "metrics/run_level.py:RunMetrics"}
     found = []
-    root = Path(polibench.__file__).parent
-    for path in sorted(root.rglob("*.py")):
-        name = path.relative_to(root).as_posix()
-        source = path.read_text(encoding="utf-8")
+    for name, source in package_sources():
         if "BaseModel" not in source and "forbid" not in source:
             continue
         if 'extra="forbid"' in source and name != "kit/strict.py":
