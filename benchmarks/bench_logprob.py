@@ -23,7 +23,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from polibench.models.embedded import embedded_gguf_path
+from polibench.models.embedded_folder import hf_folder
 from polibench.pipeline.plan import build_samples
 from polibench.records import Prompt
 from polibench.taskspec.loader import load_registry
@@ -50,29 +50,6 @@ def rottger_prompts(n: int) -> tuple[list[Prompt], list[list[str]]]:
     samples = build_samples(registry.task("rottger-logprob"), registry, samples_per_prompt=1)[:n]
     prompts = [Prompt(text=s.prompt, seed=s.seed, messages=tuple(s.messages) if s.messages else None) for s in samples]
     return prompts, [list(s.options or []) for s in samples]
-
-
-def hf_folder(folder: Path) -> Path:
-    """The embedded GGUF as an HF folder (made once; reused when ``folder`` already holds it)."""
-    if (folder / "config.json").is_file():
-        return folder
-    import copy
-
-    import torch
-    from transformers import AutoModelForCausalLM
-
-    from polibench.models.hf import HFBackend
-
-    with HFBackend(str(embedded_gguf_path()), device="cpu", dtype="float32", batch_size=1) as backend:
-        # transformers refuses to save a model it loaded from a GGUF: the same float weights in a plain model
-        config = copy.deepcopy(backend.lm.config)
-        if hasattr(config, "quantization_config"):
-            del config.quantization_config
-        plain = AutoModelForCausalLM.from_config(config, dtype=torch.float32)
-        plain.load_state_dict(backend.lm.state_dict())
-        plain.save_pretrained(folder)
-        backend.tokenizer.save_pretrained(folder)
-    return folder
 
 
 def lm_eval_requests(contexts: list[str], options: list[list[str]], workdir: Path) -> list:

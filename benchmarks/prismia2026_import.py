@@ -107,11 +107,12 @@ def polibench(*args: str) -> None:
 
 
 def print_table(entries_dir: Path, panel_path: Path) -> None:
-    """Per model and month: polibench's Faulborn bias and refusal share beside PrismIA's panel (Markdown), and the
-    rank agreement across model-months."""
+    """Per model and month: polibench's Faulborn bias and refusal share beside PrismIA's panel (Markdown), the rank
+    agreement across models (each at its latest month), and each model's month-to-month change."""
     from polibench.leaderboard.artifacts import read_artifact
     from polibench.leaderboard.build import load_entries
-    from polibench.report.prismia import agreement, load_panel, prismia_rows
+    from polibench.report.board_prismia import change_reading, change_text
+    from polibench.report.prismia import agreement, load_panel, month_changes, prismia_rows
 
     rows = prismia_rows(load_entries(entries_dir), entries_dir, load_panel(panel_path), read_artifact)
     found = agreement(rows)  # also the panel positions' intervals
@@ -122,9 +123,13 @@ def print_table(entries_dir: Path, panel_path: Path) -> None:
         print(f"| {r.model} | {r.month} | {r.task} | {r.bias_text()} | {r.refusal_text()} | {r.kept_share:.3f} "
               f"| {r.panel_mean:.3f} | {r.panel_text()} |")
     if found is not None:
-        print(f"\nSpearman rank correlation, polibench bias vs panel position, over {found.n} model-months: "
-              f"{found.rho:+.3f} [{found.ci[0]:+.3f}, {found.ci[1]:+.3f}] (item bootstrap, {found.resamples} "
-              "resamples)" if found.ci else f"\nSpearman {found.rho:+.3f} (no interval)")
+        print(f"\nSpearman rank correlation, polibench bias vs panel position, over {found.n} models at their latest "
+              f"month: {found.rho:+.3f} [{found.ci[0]:+.3f}, {found.ci[1]:+.3f}] (bootstrap over models and "
+              f"statements, {found.resamples} resamples)" if found.ci else f"\nSpearman {found.rho:+.3f} (no interval)")
+    print("\n| family | from | to | change in bias (paired) | reading |\n|---|---|---|---|---|")
+    for c in month_changes(rows):
+        print(f"| {c.family} | {c.before.model}, {c.before.month} | {c.after.model}, {c.after.month}"
+              f"{' (successor)' if c.successor else ''} | {change_text(c)} | {change_reading(c)} |")
 
 
 def main() -> None:

@@ -3,7 +3,7 @@
     PYTHONPATH=$PWD python benchmarks/rottger2024_import.py /work/shared/external/rottger2024 \
         --work runs/rottger2024 --entries leaderboard/entries
     python benchmarks/rottger2024_import.py --table          # the per-model table of docs/channels.md
-    python benchmarks/rottger2024_import.py --parser-check   # explicit single-option answers left unread
+    python benchmarks/rottger2024_import.py --parser-check   # the parser: unread single options, conflicting, precision
 
 For each of the 10 models: write its completions as a polibench import file (item, variant, response, model,
 prompt, task), run ``polibench import`` on every task the model has (rottger-forced, rottger-forced-forcing,
@@ -80,8 +80,9 @@ def polibench(*args: str) -> None:
 
 def print_table(entries_dir: Path) -> None:
     """Per model and task pair (Markdown): each channel's own position with its interval (each on its own answer
-    scale), the side gap open − forced with its paired interval, the statements with a side in both channels and
-    the share on the same side, and the share of responses each channel kept."""
+    scale), the side gap open − forced with its paired two-level interval, the statements with a side in both
+    channels, the statements without a side in each (no kept answer / refused / tied), the share on the same side,
+    and the share of responses each channel kept."""
     from polibench.leaderboard.schema import entry_paths, load_entry
 
     def fmt(metric) -> str:
@@ -94,28 +95,34 @@ def print_table(entries_dir: Path) -> None:
 
     def gap(c, axis) -> str:
         ci = c.side_gap_ci[axis]
-        return f"{c.side_gap[axis]:+.2f}" + (f" [{ci[0]:+.2f}, {ci[1]:+.2f}]" if ci else "")
+        return (f"{c.side_gap[axis]:+.2f}" + (f" [{ci[0]:+.2f}, {ci[1]:+.2f}]" if ci else "")
+                + (" (degenerate)" if c.side_gap_degenerate.get(axis) else ""))
+
+    def dropped(c, task) -> str:
+        d = c.dropped.get(task)
+        return "–" if d is None else f"{d.no_kept_answer} / {d.refused} / {d.tied}"
 
     print("| model | tasks | forced econ. (own scale) | open econ. (own scale) | forced social (own scale) "
-          "| open social (own scale) | side gap econ. | side gap social | side in both | same side | forced kept "
-          "| open kept |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+          "| open social (own scale) | side gap econ. | side gap social | side in both | no side forced "
+          "| no side open | same side | forced kept | open kept |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for path in entry_paths(entries_dir):
         entry = load_entry(path)
-        if entry.imported is None:
-            continue
+        if entry.imported is None or not any(t.name.startswith("rottger-") for t in entry.tasks):
+            continue  # Röttger et al.'s entries only (PrismIA's are imported too)
         tasks = {t.name: t for t in entry.tasks}
         for c in entry.run_block("channels") or []:
             a, b = tasks[c.a], tasks[c.b]
             same = "–" if c.side_agreement is None else f"{c.side_agreement:.2f}"
             print(f"| {entry.model.id} | {c.a.removeprefix('rottger-')} / {c.b.removeprefix('rottger-')} "
                   f"| {coord(a, 'economic')} | {coord(b, 'economic')} | {coord(a, 'social')} | {coord(b, 'social')} "
-                  f"| {gap(c, 'economic')} | {gap(c, 'social')} | {c.items_both} | {same} "
+                  f"| {gap(c, 'economic')} | {gap(c, 'social')} | {c.items_both} | {dropped(c, c.a)} "
+                  f"| {dropped(c, c.b)} | {same} "
                   f"| {a.coverage.kept_share:.3f} | {b.coverage.kept_share:.3f} |")
         if not entry.run_block("channels"):
             for t in entry.tasks:
                 print(f"| {entry.model.id} | {t.name.removeprefix('rottger-')} only | {coord(t, 'economic')} | – "
-                      f"| {coord(t, 'social')} | – | – | – | – | – | {t.coverage.kept_share:.3f} | – |")
+                      f"| {coord(t, 'social')} | – | – | – | – | – | – | – | {t.coverage.kept_share:.3f} | – |")
 
 
 NUMBERED_OPTION = re.compile(r"(?<![\w])([1-4])\s*[).]\s*\**\s*(strongly disagree|disagree|agree|strongly agree)\b",
@@ -123,12 +130,21 @@ NUMBERED_OPTION = re.compile(r"(?<![\w])([1-4])\s*[).]\s*\**\s*(strongly disagre
 
 
 def print_parser_check(entries_dir: Path) -> None:
-    """Among the forced-choice responses of the imported entries that name exactly one numbered option
-    ("N) Label" or "N. Label", N that option's number), how many the forced-choice parser did not read as it."""
+    """The forced-choice parser against the imported entries. Recall: among the forced-choice responses that name
+    exactly one numbered option ("N) Label" or "N. Label", N that option's number), how many the parser did not read
+    as it, and why (several options, refused, conflicting: named and then taken back or opposed). Conflicting: how
+    many responses in all the parser left to the stance scorer as conflicting. Precision: on the stratified sample
+    read by hand (tests/fixtures/rottger2024/forced_choice_precision.jsonl), per stratum and weighted by how many
+    of the entries' parsed responses each stratum holds."""
+    from collections import Counter
+
     from polibench.leaderboard.schema import entry_paths
-    from polibench.scoring.forced_choice import OPTIONS
+    from polibench.scoring.forced_choice import _CHAT_MARKER, CONFLICTING, OPTIONS, READ, _option, read_forced_choice
 
     named = unread = 0
+    why: Counter = Counter()
+    conflicting = 0
+    parsed: Counter = Counter()
     for path in entry_paths(entries_dir):
         if not json.loads(path.read_text(encoding="utf-8")).get("imported"):  # raw JSON: older entries count too
             continue
@@ -137,13 +153,36 @@ def print_parser_check(entries_dir: Path) -> None:
                 sample = json.loads(line)
                 if not sample["task"].startswith("rottger-forced"):
                     continue
+                response = sample["response"] or ""
+                option, status = read_forced_choice(response, reverse=sample["task"].endswith("reversed"))
+                conflicting += status == CONFLICTING
+                if status == READ:
+                    whole = _option(_CHAT_MARKER.sub("", response, count=1)) is not None
+                    parsed["whole response is the option" if whole else "option found inside a longer answer"] += 1
                 options = {n for n, label in ((int(m.group(1)) - 1, m.group(2).lower())
-                                              for m in NUMBERED_OPTION.finditer(sample["response"] or ""))
+                                              for m in NUMBERED_OPTION.finditer(response))
                            if OPTIONS[n] == label}
                 if len(options) == 1:
                     named += 1
-                    unread += (sample["stance"] or {}).get("scorer") != f"forced_choice:{OPTIONS[options.pop()]}"
-    print(f"forced-choice responses naming exactly one numbered option: {named}; not read as that option: {unread}")
+                    missed = (sample["stance"] or {}).get("scorer") != f"forced_choice:{OPTIONS[options.pop()]}"
+                    unread += missed
+                    if missed:
+                        why[status] += 1
+    print(f"forced-choice responses naming exactly one numbered option: {named}; not read as that option: {unread}"
+          + (f" ({', '.join(f'{n} {k}' for k, n in why.most_common())})" if why else ""))
+    print(f"responses left to the stance scorer as conflicting (one option named, then taken back or opposed): "
+          f"{conflicting}")
+    fixture = ROOT / "tests" / "fixtures" / "rottger2024" / "forced_choice_precision.jsonl"
+    right: Counter = Counter()
+    total: Counter = Counter()
+    for line in fixture.read_text(encoding="utf-8").splitlines():
+        row = json.loads(line)
+        total[row["stratum"]] += 1
+        right[row["stratum"]] += read_forced_choice(row["response"])[0] == row["expected"]
+    weighted = sum(parsed[k] * right[k] / total[k] for k in total) / max(1, sum(parsed[k] for k in total))
+    print("precision on the sample read by hand: " + "; ".join(
+        f"{k}: {right[k]}/{total[k]} (stratum holds {parsed[k]} parsed responses)" for k in total)
+        + f"; weighted by stratum: {weighted:.3f}")
 
 
 def main() -> None:

@@ -20,7 +20,7 @@ from pathlib import Path
 FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync", "--hide-scrollbars",
          "--disable-dev-shm-usage")
-TAB_SIZES = {"compass": (1280, 1100), "channels": (1280, 1200), "fairness": (1280, 1500)}
+TAB_SIZES = {"compass": (1280, 1400), "channels": (1280, 1200), "fairness": (1280, 1500), "prismia": (1280, 1700)}
 DEFAULT_SIZE = (1280, 900)
 
 

@@ -13,7 +13,7 @@ from typing import ClassVar, Literal, Optional
 
 from pydantic import ConfigDict, Field, field_validator, model_serializer, model_validator
 
-from polibench.kit.strict import Strict
+from polibench.kit.strict import Number, Strict, WholeNumber
 
 StanceLabel = Literal["agree", "disagree", "neutral", "unrelated"]
 Side = Literal["left", "right"]
@@ -33,12 +33,12 @@ Form = Literal["original", "reformulation", "opposite"]
 class GenerationSettings(Strict):
     """How to sample: shared by every request of a task."""
 
-    samples: int = Field(10, ge=1, description="responses per prompt")
-    max_new_tokens: int = Field(100, ge=1)
-    temperature: float = Field(1.0, ge=0.0, description="0 means greedy decoding")
-    top_k: Optional[int] = Field(None, ge=1)
-    top_p: Optional[float] = Field(None, gt=0.0, le=1.0)
-    seed: int = 1234
+    samples: WholeNumber = Field(10, ge=1, description="responses per prompt")
+    max_new_tokens: WholeNumber = Field(100, ge=1)
+    temperature: Number = Field(1.0, ge=0.0, description="0 means greedy decoding")
+    top_k: Optional[WholeNumber] = Field(None, ge=1)
+    top_p: Optional[Number] = Field(None, gt=0.0, le=1.0)
+    seed: WholeNumber = 1234
     stop: list[str] = Field(default_factory=list)
 
 
@@ -210,10 +210,14 @@ class PairGrade(Strict):
     ``even`` = P(C), the mean over the two orders in which the pair was shown; ``favours_this`` / ``favours_other``
     = the probability that the grader found the assistant more willing to help this side / the other side (P(A)
     or P(B) of the order in which this side was dialogue_a / dialogue_b, averaged over the orders); and
-    ``pair_refusal`` / ``pair_hedging``, the mean of the two sides' values. ``probs`` keep every option
-    probability the grader gave (``refusal``, ``hedging``: over 1-5; ``even_ab`` / ``even_ba``: over A, B, C, with
-    this pair's a first / b first). None where the grader named no option, or (``paired`` False) where the
-    other side of the pair had no response."""
+    ``pair_refusal`` / ``pair_hedging``, the mean of the two sides' values. ``even_orders`` and
+    ``favours_other_orders``: the same per order (this pair's a side first, then its b side first), and
+    ``binarised``: how the metric binarises them, ``per_order`` (each order graded and binarised by itself, as
+    Anthropic's eval) or ``averaged`` (the two orders' mean binarised: polibench's own option, and the only rule
+    before issue 37, so records without the field read so). ``probs`` keep every option probability the grader gave
+    (``refusal``, ``hedging``: over 1-5; ``even_ab`` / ``even_ba``: over A, B, C, with this pair's a first / b
+    first). None where the grader named no option, or (``paired`` False) where the other side of the pair had no
+    response."""
 
     refusal: Optional[float] = Field(None, ge=0.0, le=1.0)
     hedging: Optional[float] = Field(None, ge=0.0, le=1.0)
@@ -222,6 +226,9 @@ class PairGrade(Strict):
     favours_other: Optional[float] = Field(None, ge=0.0, le=1.0)
     pair_refusal: Optional[float] = Field(None, ge=0.0, le=1.0)
     pair_hedging: Optional[float] = Field(None, ge=0.0, le=1.0)
+    even_orders: Optional[list[float]] = None            # P(C) with this pair's a side first, then its b side first
+    favours_other_orders: Optional[list[float]] = None   # P(the other side helped more), in the same two orders
+    binarised: Literal["per_order", "averaged"] = "averaged"
     probs: dict[str, dict[str, float]] = Field(default_factory=dict)
     paired: bool = Field(True, description="False: the other side of the pair had no response to grade with")
     scorer: str

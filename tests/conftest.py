@@ -22,8 +22,6 @@ os.environ.setdefault("POLIBENCH_CACHE", tempfile.mkdtemp(prefix="polibench-test
 # (node id prefix, text the skip reason must contain, why CI may skip it). Keep this list short: every entry
 # is a test that CI never runs. Mirrored in docs/testing.md.
 ALLOWED_SKIPS: tuple[tuple[str, str, str], ...] = (
-    ("tests/models/test_backend_vllm", "needs a GPU",
-     "the real vLLM engine only runs on a CUDA GPU and CI has none (the fake-vllm adapter tests still run)"),
     ("tests/benchmarks/test_benchmarks_smoke.py::test_benchmark_runs_at_its_smoke_size[bench_hf_cuda.py]",
      "needs a CUDA GPU", "benchmarks/bench_hf_cuda.py measures the hf backend on a CUDA GPU and CI has none"),
     ("tests/cli/test_readme_demo.py::test_this_build_regenerates_the_shipped_responses", "another llama.cpp build",

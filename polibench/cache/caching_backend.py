@@ -41,6 +41,9 @@ class CachingBackend(StreamingBackend):
     def describe(self) -> dict:
         return self.backend.describe()
 
+    def has_chat_template(self):
+        return self.backend.has_chat_template()
+
     def cache_identity(self) -> dict:
         if self._identity is None:  # may hash a model folder: once per run
             self._identity = self.backend.cache_identity()

@@ -14,7 +14,7 @@ from typing import Callable, Optional
 from polibench.cache.speed import Speed, generation_key, read_speed, record_speed
 from polibench.models.base import ModelBackend
 from polibench.models.choice_stage import LOGPROB
-from polibench.models.eta import EtaEstimator, decode_batch, duration
+from polibench.models.eta import EtaEstimator, decode_batch, duration, whole_batches
 from polibench.models.stage import prompt_of
 from polibench.records import GenerationSettings, Sample
 
@@ -38,7 +38,9 @@ class GenerationPlan:
         return self.requests - self.cached
 
     def expected_seconds(self) -> Optional[float]:
-        return None if self.speed is None else self.speed.seconds * self.to_generate
+        """The recorded seconds per response times the responses to generate, the last batch counted whole
+        (:func:`polibench.models.eta.whole_batches`)."""
+        return None if self.speed is None else self.speed.seconds * whole_batches(self.to_generate, self.batch)
 
     def expected_tokens(self) -> Optional[float]:
         if self.speed is None or self.speed.tokens is None:

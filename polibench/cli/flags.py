@@ -38,6 +38,11 @@ class PolibenchParser(argparse.ArgumentParser):
         self.old_spellings: dict[str, str] = {}
         self.lm_eval_spellings: dict[str, str] = {}
 
+    def error(self, message: str):
+        """A bad flag or value: its one line (naming the flag and what was expected) and exit code 2, without the
+        usage block argparse prints first; the line says where the usage is."""
+        self.exit(2, f"{self.prog}: error: {message} (usage: {self.prog} --help)\n")
+
     def parse_known_args(self, args: Sequence[str] | None = None, namespace=None):
         if args is None:
             args = sys.argv[1:]

@@ -9,6 +9,7 @@ from polibench.cli.args import parse_kv
 from polibench.errors import PolibenchError
 
 BUILTIN = "builtin:test"
+BUILTIN_SPLITS = ("test", "dev", "answers-test", "answers-dev")
 
 
 def add_parser(sub) -> None:
@@ -36,7 +37,9 @@ def add_parser(sub) -> None:
                                 description="Measure a judge on labelled texts. Default: the offline default "
                                             "judge on the test split of polibench's ideology corpus, topics it "
                                             "never saw (builtin:test).")
-    e.add_argument("--data", default=BUILTIN, help=f"JSONL with text and label, or {BUILTIN} (default)")
+    e.add_argument("--data", default=BUILTIN,
+                   help=f"JSONL with text and label, or {BUILTIN} (default: the corpus's test split), "
+                        "builtin:answers-test (model-voice answers to propositions), builtin:dev, builtin:answers-dev")
     e.add_argument("--judge", metavar="DIR", help="a folder made by `polibench ideology train`")
     e.add_argument("--scorer", default="ideology",
                    help="judge by scorer name: ideology (default), ideology_classifier, ideology_llm")
@@ -45,10 +48,14 @@ def add_parser(sub) -> None:
     e.set_defaults(handler=eval_command)
 
 
-def _figures_text(figures: dict, rows: list[dict], spread: dict) -> str:
+def _figures_text(figures: dict, rows: list[dict], spread: dict, kept: list[dict] | None = None) -> str:
     lines = [f"texts {figures['texts']}  accuracy {figures['accuracy']:.4f}  F1 (macro) {figures['f1_macro']:.4f}  "
-             f"Brier {figures['brier']:.4f}  ECE (10 bins) {figures['ece']:.4f}  (liberal and conservative texts)",
-             "scores (0 liberal, 1 conservative): percentiles 10 / 25 / 50 / 75 / 90"]
+             f"Brier {figures['brier']:.4f}  ECE (10 bins) {figures['ece']:.4f}  (liberal and conservative texts)"]
+    if kept:
+        lines.append("confidence filter (max(p, 1 - p) >= t): " + "  ".join(
+            f"t {row['confidence']:.1f}: kept {100 * row['kept_share']:.1f}% accuracy {row['accuracy']:.3f}"
+            for row in kept))
+    lines.append("scores (0 liberal, 1 conservative): percentiles 10 / 25 / 50 / 75 / 90")
     for name, row in spread.items():
         extra = f"  within 0.3-0.7: {row['share_0.3_0.7']:.2f}" if "share_0.3_0.7" in row else ""
         lines.append(f"  {name:<12} {row['texts']:>5} texts  mean {row['mean']:.3f}  "
@@ -84,18 +91,20 @@ def train_command(args) -> int:
     return 0
 
 
-def measure(predict, texts) -> tuple[dict, list[dict], dict]:
-    """Figures on the liberal and conservative texts, their reliability rows, and the spread of scores per label."""
+def measure(predict, texts) -> tuple[dict, list[dict], dict, list[dict]]:
+    """Figures on the liberal and conservative texts, their reliability rows, the spread of scores per label and
+    precision at the kept share (accuracy on the texts kept at each confidence threshold)."""
     import numpy as np
 
     from polibench.ideology.corpus import NEUTRAL
     from polibench.ideology.judge import reliability, score_spread, validation_figures
+    from polibench.ideology.paired import precision_at_kept
 
     probs = np.asarray(predict([t.text for t in texts]), dtype=float)
     labels = np.array([t.label for t in texts])
     partisan = labels != NEUTRAL
     return (validation_figures(probs, labels), reliability(probs[partisan], labels[partisan]),
-            score_spread(probs, labels))
+            score_spread(probs, labels), precision_at_kept(probs, labels))
 
 
 def eval_command(args) -> int:
@@ -110,17 +119,24 @@ def eval_command(args) -> int:
     if not judges_ideology(scorer_name):
         raise PolibenchError(f"--scorer '{scorer_name}' is not an ideology judge (ideology, ideology_classifier, "
                              "ideology_llm)")
-    texts = corpus_split("test") if args.data == BUILTIN else read_corpus(Path(args.data))
+    if args.data.startswith("builtin:"):
+        split = args.data.partition(":")[2]
+        if split not in BUILTIN_SPLITS:
+            raise PolibenchError(f"--data {args.data}: expected a JSONL file or one of "
+                                 f"{', '.join('builtin:' + s for s in BUILTIN_SPLITS)}")
+        texts = corpus_split(split)
+    else:
+        texts = read_corpus(Path(args.data))
     scorer = create_scorer(scorer_name, ["agree", "disagree"], **scorer_args)
     scorer.preflight()
-    figures, rows, spread = measure(scorer.judge, texts)  # type: ignore[attr-defined]
+    figures, rows, spread, kept = measure(scorer.judge, texts)  # type: ignore[attr-defined]
     close = getattr(scorer, "close", None)
     if close:
         close()
     if args.json:
-        print(json.dumps({"judge": scorer.describe(), "data": args.data, **figures, "calibration": rows,
-                          "spread": spread}, indent=1))
+        print(json.dumps({"judge": scorer.describe(), "data": args.data, **figures, "kept": kept,
+                          "calibration": rows, "spread": spread}, indent=1))
     else:
         print(f"judge {scorer_name} {json.dumps(scorer.describe().get('judge') or scorer_args or '')} on {args.data}")
-        print(_figures_text(figures, rows, spread))
+        print(_figures_text(figures, rows, spread, kept))
     return 0

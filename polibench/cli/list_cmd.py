@@ -18,6 +18,7 @@ def list_command(args: argparse.Namespace) -> int:
     from polibench.metrics.registry import registered
     from polibench.metrics.run_level import registered_run_metrics
     from polibench.models.registry import available_backends
+    from polibench.scoring.option_lexicon import language_name
     from polibench.scoring.registry import available_scorers
     from polibench.taskspec.loader import load_registry
 
@@ -26,8 +27,9 @@ def list_command(args: argparse.Namespace) -> int:
     for name, task in sorted(reg.tasks.items()):
         n_items = sum(len(reg.instruments[i].items) for i in task.instruments)
         n_variants = len(reg.variant_sets[task.variant_set].variants)
+        language = f" ({language_name(task.language)})" if task.language else ""
         print(f"  {name:<16} {n_items:>4} items x {len(task.forms)} form(s) x {n_variants} variant(s) x "
-              f"{task.generation.samples} sample(s)   [{', '.join(task.instruments)}]")
+              f"{task.generation.samples} sample(s)   [{', '.join(task.instruments)}]{language}")
     print("Instruments:")
     for name, inst in sorted(reg.instruments.items()):
         print(f"  {name:<16} {len(inst.items):>4} items   {inst.name}")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import sys
 
 from polibench import __version__
@@ -26,6 +27,7 @@ from polibench.cli import (
 )
 from polibench.cli.flags import PolibenchParser
 
+UNWRITABLE = (errno.EACCES, errno.EPERM, errno.EROFS, errno.ENOSPC, errno.EDQUOT)
 COMMANDS = (run, import_cmd, list_cmd, score, report_cmd, compare, stance, submit, leaderboard, fairness, ideology,
             debias, pretrain, shift, merge, cache_cmd)
 
@@ -55,6 +57,15 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # output piped into `head` and the like: stop quietly
         sys.stderr.close()
         return 0
+    except OSError as exc:
+        if exc.errno not in UNWRITABLE:
+            raise
+        # a file or folder this user cannot write (the commands check their output folders first; this is the
+        # net under every other write): one line, exit 2, never a traceback
+        where = exc.filename or "a file"
+        print(f"polibench: error: {where}: cannot write ({exc.strerror}); choose a place you can write to",
+              file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print("polibench: interrupted; nothing was published (partial samples stay in *.partial)", file=sys.stderr)
         return 130

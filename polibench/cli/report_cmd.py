@@ -16,9 +16,12 @@ def add_parser(sub) -> None:
 
 
 def report_command(args: argparse.Namespace) -> int:
+    from polibench.kit.files import check_writable
     from polibench.report.markdown import write_report
     from polibench.results.files import read_results
 
-    path = write_report(Path(args.run_dir), read_results(Path(args.run_dir)), args.min_coverage)
+    document = read_results(Path(args.run_dir))
+    check_writable(Path(args.run_dir))  # before any figure is drawn
+    path = write_report(Path(args.run_dir), document, args.min_coverage)
     print(f"wrote {path}")
     return 0

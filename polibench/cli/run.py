@@ -31,7 +31,10 @@ def add_parser(sub) -> None:
                                      "see docs/backends.md)")
     p.add_argument("--model-args", help="backend options as k=v,k=v (e.g. dtype=bfloat16,device=cuda)")
     p.add_argument("--tasks", default=DEFAULT_TASKS, help=f"comma-separated task names (default: {DEFAULT_TASKS})")
-    p.add_argument("--limit", type=int, help="only the first N items of each instrument")
+    p.add_argument("--limit", type=int, metavar="N",
+                   help="a quick look: only N statements of each instrument, spread across both axes and balanced "
+                        "by side, picked with a fixed seed (the same N statements in every run); for testing, not "
+                        "comparable to full runs")
     p.add_argument("--samples", type=int, help="responses per prompt (overrides the task's setting)")
     p.add_argument("--output", metavar="DIR", help="run folder (default: runs/<model>-<UTC time>)")
     p.add_argument("--seed", type=int, help="run seed (overrides the task's seed)")
@@ -182,7 +185,8 @@ def run_command(args: argparse.Namespace) -> int:
 def summary_lines(document, min_coverage: Optional[float] = None) -> list[str]:
     """One line per task: each metric's ``summary`` fragment (:class:`polibench.metrics.registry.Metric`), then a
     --limit run's label (the lines ``run`` prints; the README's demo line is checked against them); then the
-    lines of each run-level metric's ``summary`` hook (:class:`polibench.metrics.run_level.RunMetric`). A
+    lines of each run-level metric's ``summary`` hook (:class:`polibench.metrics.run_level.RunMetric`), then one
+    ``warning:`` line per run-level warning (e.g. the model is not really answering). A
     position is qualified where it cannot be read at face value (:mod:`polibench.metrics.position`): no
     position, insufficient data (fewer than ``min_coverage`` of an axis's statements answered), a degenerate
     interval, acquiescence, a --limit run."""
@@ -200,6 +204,8 @@ def summary_lines(document, min_coverage: Optional[float] = None) -> list[str]:
         lines.append(line)
     for metric, block in document.run_metrics.blocks():
         lines += metric.show("summary", block, document, default=[])
+    # what a reader must see before trusting the lines above (e.g. the model is not really answering)
+    lines += [f"warning: {text}" for _, text in document.run_metrics.warnings()]
     return lines
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from polibench.cli.args import parse_kv, probability
 from polibench.errors import PolibenchError
+from polibench.kit.files import check_writable
 from polibench.metrics.run_level import RunMetrics
 from polibench.report.markdown import write_report
 from polibench.results.document import ResultsDocument, TaskResults
@@ -45,6 +46,8 @@ def score_command(args: argparse.Namespace) -> int:
     run_dir = Path(args.run_dir)
     if args.scorer or args.output or args.scorer_args or args.threshold is not None:
         return rescore_command(args, run_dir)
+    if not args.check and run_dir.is_dir():
+        check_writable(run_dir)  # before the recomputation: its results could not be saved
     document, recomputed, run_metrics = recompute_run(run_dir)
     same = results_json(recomputed) == document.results_json() and run_metrics == document.run_metrics
     if args.check:
@@ -78,7 +81,8 @@ def rescore_command(args: argparse.Namespace, run_dir: Path) -> int:
         raise PolibenchError(f"--output {out}: already exists; re-scoring writes a new run folder")
     run = RunFolder(run_dir)
     stored = run.document.run
-    options = RunOptions(seed=stored.seed, limit=stored.limit, samples_per_prompt=stored.samples_per_prompt,
+    options = RunOptions(seed=stored.seed, limit=stored.limit, limit_order=stored.limit_order or "first",
+                         samples_per_prompt=stored.samples_per_prompt,
                          scorer=args.scorer, scorer_args=parse_kv(args.scorer_args, "--scorer-args"),
                          threshold=args.threshold, show_progress=not args.no_progress, command=sys.argv[1:])
     document = run_pipeline(RunPlan.from_document(run.document), RunResponses(run), out, options)

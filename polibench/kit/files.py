@@ -7,6 +7,8 @@ Temporary names are unique (``.NAME.<random>.tmp`` for a file, ``.NAME.tmp-<rand
 concurrent writers never share one, and a write that raises removes its temporary file or folder. A temporary
 file is created with the mode ``open()`` would give (``0o666`` less the umask), so the published file has the
 same mode as any other file the process writes.
+A folder that cannot be written is one :class:`~polibench.errors.PolibenchError` naming it
+(:func:`check_writable`, :func:`atomic_path`), never a traceback.
 """
 
 from __future__ import annotations
@@ -19,7 +21,45 @@ import tempfile
 from pathlib import Path
 from typing import Callable, Iterator, TypeVar
 
+from polibench.errors import PolibenchError
+
 T = TypeVar("T")
+
+
+def umask() -> int:
+    """The process's umask (read from /proc where it is there, so that it is never changed, even briefly)."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def file_mode() -> int:
+    """The mode of a new file: ``0666`` less the umask (``0644`` under the usual ``022``)."""
+    return 0o666 & ~umask()
+
+
+def not_writable(folder: Path, exc: OSError) -> PolibenchError:
+    """The one-line error for a folder polibench cannot write into."""
+    return PolibenchError(f"{folder}: cannot write here ({exc.strerror or exc}); nothing was written. Choose a "
+                          "folder you can write to, or make this one writable")
+
+
+def check_writable(folder: Path) -> None:
+    """Raise :class:`PolibenchError` unless a file can be created in ``folder`` (tried and removed at once): the
+    check a command makes before any work whose result it could not save."""
+    folder = Path(folder)
+    try:
+        handle, tmp = tempfile.mkstemp(dir=folder, prefix=".polibench-write-check-", suffix=".tmp")
+    except OSError as exc:
+        raise not_writable(folder, exc) from None
+    os.close(handle)
+    Path(tmp).unlink(missing_ok=True)
 
 
 def _fresh_file(path: Path) -> Path:
@@ -30,6 +70,8 @@ def _fresh_file(path: Path) -> Path:
             os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
         except FileExistsError:
             continue
+        except OSError as exc:
+            raise not_writable(path.parent, exc) from None
         return tmp
 
 

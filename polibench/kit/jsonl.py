@@ -2,7 +2,8 @@
 
 Lines are split on ``\\n`` only (never ``str.splitlines()``, which also splits on U+2028 and other separators
 that JSON allows raw inside a string), so a row holding such a character is read whole. Blank lines are
-skipped; line numbers count every line of the file, blank ones included.
+skipped; line numbers count every line of the file, blank ones included. A UTF-8 byte-order mark at the very
+start of a file is accepted and dropped.
 """
 
 from __future__ import annotations
@@ -34,7 +35,14 @@ def jsonl_lines(data: bytes, name: Source) -> Iterator[tuple[int, str]]:
         yield number, _decode(raw, name, number)
 
 
+BOM = b"\xef\xbb\xbf"
+
+
 def _decode(raw: bytes, name: Source, number: int) -> str:
+    """A line as text; a UTF-8 byte-order mark opening the file (line 1) is accepted and dropped, as Windows
+    editors write one (docs/errors.md)."""
+    if number == 1 and raw.startswith(BOM):
+        raw = raw[len(BOM):]
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -1,4 +1,5 @@
-"""Inline SVG charts for the site: the political compass, bar charts and spreads (of the metrics' boards).
+"""Inline SVG charts for the site: bar charts and spreads (of the metrics' boards); the compass is
+:mod:`polibench.leaderboard.compass_view`'s.
 
 Every piece of text from an entry goes through :func:`html.escape` here; the charts need no script to
 draw (the index page's script only adds hover details and filtering).
@@ -9,23 +10,9 @@ from __future__ import annotations
 from html import escape
 from typing import Optional, Sequence
 
-from polibench.leaderboard.markers import PALETTE, marker
-from polibench.leaderboard.positions import compass
+from polibench.leaderboard.markers import PALETTE
 from polibench.leaderboard.schema import Metric
 from polibench.metrics.board import Spread
-
-SIZE, PAD = 440, 20
-# The compass spans the range of its metric's x estimate, as the metric registry declares it (-10 .. 10).
-LOW, HIGH = (compass().x.low, compass().x.high) if compass() is not None else (-10.0, 10.0)  # type: ignore[union-attr]
-SCALE = (SIZE - 2 * PAD) / (HIGH - LOW)
-
-
-def _x(value: float) -> float:
-    return round(PAD + (max(LOW, min(HIGH, value)) - LOW) * SCALE, 2)
-
-
-def _y(value: float) -> float:
-    return round(PAD + (HIGH - max(LOW, min(HIGH, value))) * SCALE, 2)
 
 
 def fmt(value: Optional[float], digits: int = 2) -> str:
@@ -38,53 +25,6 @@ def fmt_metric(m: Optional[Metric], digits: int = 2) -> str:
         return "–"
     ci = f" [{m.ci[0]:+.{digits}f}, {m.ci[1]:+.{digits}f}]" if m.ci else ""
     return f"{m.value:+.{digits}f}{ci}"
-
-
-def compass_background() -> list[str]:
-    half = SIZE / 2
-    quads = [("auth-left", PAD, PAD), ("auth-right", half, PAD), ("lib-left", PAD, half), ("lib-right", half, half)]
-    out = [f'<rect class="q {c}" x="{x}" y="{y}" width="{half - PAD}" height="{half - PAD}"/>' for c, x, y in quads]
-    for k in range(-9, 10):
-        if k:
-            out.append(f'<line class="grid" x1="{_x(k)}" y1="{PAD}" x2="{_x(k)}" y2="{SIZE - PAD}"/>')
-            out.append(f'<line class="grid" x1="{PAD}" y1="{_y(k)}" x2="{SIZE - PAD}" y2="{_y(k)}"/>')
-    out += [f'<line class="axis" x1="{half}" y1="{PAD}" x2="{half}" y2="{SIZE - PAD}"/>',
-            f'<line class="axis" x1="{PAD}" y1="{half}" x2="{SIZE - PAD}" y2="{half}"/>',
-            f'<rect class="frame" x="{PAD}" y="{PAD}" width="{SIZE - 2 * PAD}" height="{SIZE - 2 * PAD}"/>',
-            f'<text class="axis-label" x="{half}" y="{PAD - 6}" text-anchor="middle">Authoritarian</text>',
-            f'<text class="axis-label" x="{half}" y="{SIZE - 5}" text-anchor="middle">Libertarian</text>',
-            f'<text class="axis-label" x="{PAD - 6}" y="{half}" text-anchor="middle" '
-            f'transform="rotate(-90 {PAD - 6} {half})">Left</text>',
-            f'<text class="axis-label" x="{SIZE - PAD + 14}" y="{half}" text-anchor="middle" '
-            f'transform="rotate(90 {SIZE - PAD + 14} {half})">Right</text>']
-    return out
-
-
-def compass_point(row: int, label: str, color: str, x_value: Metric, y_value: Metric, attrs: str = "",
-                  hollow: bool = False, shape: str = "circle", forcing: bool = False) -> str:
-    """One model on the compass, with its CIs as cross-hair bars and a native tooltip. ``shape`` is the answer
-    channel's marker and ``forcing`` outlines it (:mod:`polibench.leaderboard.markers`). ``hollow`` (too few
-    statements answered on an axis: insufficient data, unranked) is a fill attribute only, independent of the
-    shape: the marker is filled white and outlined in the model's colour (``data-fill="hollow"``)."""
-    x, y = _x(x_value.value), _y(y_value.value)
-    fill = "hollow" if hollow else "solid"
-    parts = [f'<g class="point {fill}" data-row="{row}" data-fill="{fill}" tabindex="0" role="img" '
-             f'aria-label="{escape(label)}"{attrs}>', f"<title>{escape(label)}</title>"]
-    if x_value.ci:
-        parts.append(f'<line class="ci" x1="{_x(x_value.ci[0])}" y1="{y}" x2="{_x(x_value.ci[1])}" y2="{y}" '
-                     f'stroke="{color}"/>')
-    if y_value.ci:
-        parts.append(f'<line class="ci" x1="{x}" y1="{_y(y_value.ci[0])}" x2="{x}" y2="{_y(y_value.ci[1])}" '
-                     f'stroke="{color}"/>')
-    parts.append(marker(shape, x, y, color, forcing, hollow=hollow))
-    parts.append("</g>")
-    return "".join(parts)
-
-
-def compass_svg(points: Sequence[str], css_class: str = "compass") -> str:
-    return (f'<svg class="{css_class}" viewBox="-10 0 {SIZE + 20} {SIZE}" xmlns="http://www.w3.org/2000/svg" '
-            f'role="img" aria-label="political compass">' + "".join(compass_background()) + "".join(points)
-            + "</svg>")
 
 
 def bar_chart(rows: Sequence[tuple[str, Metric]], low: float = -1.0, high: float = 1.0,

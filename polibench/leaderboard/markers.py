@@ -1,11 +1,13 @@
 """How the compass tells its points apart: one colour per model, one marker shape per answer channel, and an
 outline for the runs under forcing instructions (docs/leaderboard.md, "Reading the compass").
 
-Colours: the Okabe-Ito palette, then Paul Tol's colours that stay furthest from it; every pair of the first
-:data:`SAFE_COLOURS` differs by at least 13 CIELAB units with normal vision and under simulated deuteranopia,
-protanopia and tritanopia (tests/leaderboard/test_leaderboard_legibility.py). A board with more models than
-that gets evenly spread hues after them: still one colour per model, but no longer checked for colour-blind
-readers (the shape and the legend then carry the difference).
+Colours: the Okabe-Ito palette without its black, then Paul Tol's colours that stay furthest from it, none of
+them near-black (black and a dark navy were told apart by nobody, and black is the colour of the axes and of the
+forcing outline); every pair of the first :data:`SAFE_COLOURS` differs by at least 13 CIELAB units with normal
+vision and under simulated deuteranopia, protanopia and tritanopia, and none is darker than CIELAB L* 38
+(tests/leaderboard/test_leaderboard_legibility.py). A board with more models than that gets the further colours
+and then evenly spread hues: still one colour per model, no longer checked for colour-blind readers (the name
+beside each point on the compass then carries the difference).
 """
 
 from __future__ import annotations
@@ -16,9 +18,10 @@ from typing import Iterable
 from polibench.leaderboard.schema import TaskResult
 from polibench.scoring.readers import OPEN, READERS
 
-PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000",  # Okabe-Ito
-           "#AA3377", "#332288", "#BBBBBB", "#117733", "#999933", "#882255")  # Paul Tol's bright/muted
-SAFE_COLOURS = 12
+PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442",  # Okabe-Ito, no black
+           "#AA3377", "#117733", "#999933",  # Paul Tol's, checked with the above
+           "#EE99AA", "#44AA99", "#994455", "#6699CC", "#DDAA33", "#BB5566")  # Paul Tol's, not checked
+SAFE_COLOURS = 10
 
 
 
@@ -85,7 +88,7 @@ def marker(shape: str, x: float, y: float, colour: str, forcing: bool, r: float 
     return f'<circle {common} cx="{x}" cy="{y}" r="{r}"/>'
 
 
-def legend_marker(shape: str, forcing: bool = False, colour: str = "#5d6677") -> str:
+def legend_marker(shape: str, forcing: bool = False, colour: str = "#5d6677", hollow: bool = False) -> str:
     """A marker alone in a small inline SVG, for the legend."""
-    return (f'<svg class="swatch shape" viewBox="0 0 20 20" aria-hidden="true">'
-            f"{marker(shape, 10, 10, colour, forcing, 6)}</svg>")
+    return (f'<svg class="swatch shape{" hollow" if hollow else ""}" viewBox="0 0 20 20" aria-hidden="true">'
+            f"{marker(shape, 10, 10, colour, forcing, 6, hollow=hollow)}</svg>")

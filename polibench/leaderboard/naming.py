@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
 from typing import Any
 
@@ -18,9 +19,18 @@ def slug(text: str) -> str:
     return out[:MAX_SLUG].strip(".-_") or "model"
 
 
+# the longest entry id whose files (``<id>.samples.jsonl.gz``, the longest) still fit a 151-character file name
+MAX_ENTRY_ID = 151 - len(".samples.jsonl.gz")
+
+
 def entry_id(model_id: str, task_names: list[str]) -> str:
-    """``<model slug>__<task>__<task>``: one entry per (model, task set)."""
-    return "__".join([slug(model_id)] + [slug(t) for t in sorted(task_names)])[:150]
+    """``<model slug>__<task>__<task>``: one entry per (model, task set). An id too long for its files' names (many
+    tasks: the PCT in fourteen languages) keeps its start and ends in a hash of the whole, so it stays unique."""
+    whole = "__".join([slug(model_id)] + [slug(t) for t in sorted(task_names)])
+    if len(whole) <= MAX_ENTRY_ID:
+        return whole
+    digest = hashlib.sha256(whole.encode()).hexdigest()[:12]
+    return whole[:MAX_ENTRY_ID - len(digest) - 2].rstrip(".-_") + "__" + digest
 
 
 def looks_like_path(model: str) -> bool:

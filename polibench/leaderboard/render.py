@@ -12,7 +12,8 @@ from typing import Optional
 
 from polibench import __version__
 from polibench.leaderboard.artifacts import read_artifact
-from polibench.leaderboard.charts import bar_chart, compass_point, compass_svg, fmt_metric, spread_chart
+from polibench.leaderboard.charts import bar_chart, fmt_metric, spread_chart
+from polibench.leaderboard.compass_view import CompassPoint, compass_svg, default_task, short_label
 from polibench.leaderboard.imported_html import attribution, imported_badge
 from polibench.leaderboard.markers import (
     FORCING_NOTE,
@@ -25,6 +26,7 @@ from polibench.leaderboard.markers import (
 )
 from polibench.leaderboard.positions import compass, has_position, position_values, task_flag, task_position
 from polibench.leaderboard.schema import Entry, Metric, TaskResult
+from polibench.leaderboard.tabs import SiteTab, tab_links, tab_panels
 from polibench.metrics.board import Board, Column, RunBoard, Section, Site, values
 from polibench.metrics.position import LIMIT_LABEL, AxisReading
 from polibench.metrics.registry import registered
@@ -93,9 +95,17 @@ def _axis_of(task: TaskResult, metric: str, key: str) -> Optional[AxisReading]:
 
 def rows_of(entries: list[Entry]) -> list[tuple[Entry, TaskResult, str]]:
     """One table row per (entry, task), with its model's colour (one per model, none shared). The models with a
-    point on the compass take the palette's colour-blind-safe colours first; models seen only in other tabs
-    (PrismIA 2026, say) come after them."""
-    on_compass = [e.model.id for e in entries if any(has_position(t) for t in e.tasks)]
+    point on the compass take the palette's colours first, those in the compass's largest views first (so the
+    colour-blind-safe colours go where most models are seen together); models seen only in other tabs (the frontier
+    models, say) come after them."""
+    views: dict[str, set[str]] = {}
+    for e in entries:
+        for t in e.tasks:
+            if has_position(t):
+                views.setdefault(t.name, set()).add(e.model.id)
+    largest = {m: max(len(models) for models in views.values() if m in models)
+               for m in set().union(*views.values())} if views else {}
+    on_compass = sorted(largest, key=lambda m: (-largest[m], -sum(m in v for v in views.values()), m.lower()))
     colours = model_colours([*on_compass, *(e.model.id for e in entries)])
     return [(entry, task, colours[entry.model.id]) for entry in entries for task in entry.tasks]
 
@@ -110,42 +120,62 @@ def table_columns(rows: list[tuple[Entry, TaskResult, str]]) -> list[TableColumn
             if column.always or any(_val(t.estimate(name, column.key)) is not None for _, t, _ in rows)]
 
 
-def table_head(columns: list[TableColumn]) -> str:
-    cells = "".join(f'<th data-type="num" aria-sort="none" title="{escape(c.title)}">{escape(c.header)}</th>'
-                    for _, c in columns)
-    return ('<th data-type="text" aria-sort="none">Model</th><th data-type="text" aria-sort="none">Task</th>'
-            f'{cells}<th data-type="num" aria-sort="none" title="share of responses whose stance was kept">'
-            'Coverage</th><th data-type="text" aria-sort="none">Date</th>')
+def column_tasks(name: str, column: Column, rows: list[tuple[Entry, TaskResult, str]]) -> str:
+    """The tasks whose rows have a value in the column: the script shows the column only for those."""
+    return " ".join(sorted({t.name for _, t, _ in rows if _val(t.estimate(name, column.key)) is not None}))
+
+
+def table_head(columns: list[TableColumn], rows: list[tuple[Entry, TaskResult, str]] = ()) -> str:
+    cells = "".join(f'<th data-type="num" aria-sort="none" data-tasks="{escape(column_tasks(n, c, list(rows)))}" '
+                    f'title="{escape(c.title)}">{escape(c.header)}</th>' for n, c in columns)
+    return ('<th data-type="text" aria-sort="none">Model</th>'
+            '<th data-type="text" aria-sort="none" class="task-col">Task</th>'
+            f'{cells}<th data-type="num" aria-sort="none" title="share of responses whose stance was kept, and the '
+            'statements answered">Kept</th><th data-type="text" aria-sort="none">Date</th>')
 
 
 def _badges(entry: Entry) -> str:
     out = []
     if entry.partial:
-        out.append(f'<span class="badge warn" title="a --limit run (only the first {entry.run.limit} items): '
+        out.append(f'<span class="badge warn" title="a --limit run (only {entry.run.limit} items per instrument): '
                    f'{LIMIT_LABEL}">partial: {LIMIT_LABEL}</span>')
     out.append(imported_badge(entry))
     return "".join(out)
 
 
-def table_row(i: int, entry: Entry, task: TaskResult, colour: str, columns: list[TableColumn]) -> str:
+HIDDEN = ' class="hidden"'
+
+
+def table_row(i: int, entry: Entry, task: TaskResult, colour: str, columns: list[TableColumn],
+              hidden: bool = False) -> str:
     cov = task.coverage
     link = f"models/{escape(entry.entry_id)}.html"
-    return (f'<tr data-row="{i}" data-task="{escape(task.name)}" '
-            f'data-instruments="{escape(" ".join(task.instruments))}">'
+    backend = "" if entry.imported is not None else (  # an imported entry says so once, in its badge
+        f'<div class="sub">{escape(entry.model.backend)}'
+        f'{" · " + escape(entry.model.revision[:12]) if entry.model.revision else ""}</div>')
+    return (f'<tr data-row="{i}" data-task="{escape(task.name)}" data-model="{escape(entry.model.id)}" '
+            f'data-instruments="{escape(" ".join(task.instruments))}"{HIDDEN if hidden else ""}>'
             f'<td data-value="{escape(entry.model.id.lower())}">{_swatch(colour)}'
-            f'<a class="model" href="{link}">{escape(entry.model.id)}</a>{_badges(entry)}{_task_badges(task)}'
-            f'<div class="sub">{escape(entry.model.backend)}'
-            f'{" · " + escape(entry.model.revision[:12]) if entry.model.revision else ""}</div></td>'
-            f'<td data-value="{escape(task.name)}">{escape(task.name)}<div class="sub">v{task.version} · '
-            f'{escape(", ".join(task.instruments))}</div></td>'
+            f'<a class="model" href="{link}">{escape(entry.model.id)}</a>{_badges(entry)}{_task_badges(entry, task)}'
+            f"{backend}</td>"
+            f'<td class="task-col" data-value="{escape(task.name)}">{escape(task.name)}<div class="sub">v{task.version}'
+            f' · {escape(", ".join(task.instruments))}</div></td>'
             + "".join(_cell(task.estimate(name, c.key), _axis_of(task, name, c.key)) for name, c in columns)
             + f'<td class="num" data-value="{cov.kept_share:.6f}">{100 * cov.kept_share:.1f}%'
               f'<div class="sub">{cov.items_answered}/{cov.items} items</div></td>'
             + f'<td data-value="{escape(entry.date)}">{escape(entry.date[:10])}</td></tr>')
 
 
-def _task_badges(task: TaskResult) -> str:
-    """Badges of one task's position: insufficient data (unranked), and its metric's flag (e.g. acquiescence)."""
+def entry_flags(entry: Entry, task: str) -> list[tuple[str, str]]:
+    """``(badge, text)`` of every run-level metric's ``flags`` on the task (e.g. the model is not answering)."""
+    return [(badge, text) for name, metric in registered_run_metrics().items()
+            if (block := entry.run_block(name))
+            for found, badge, text in metric.show("flags", block, default=[]) if found == task]
+
+
+def _task_badges(entry: Entry, task: TaskResult) -> str:
+    """Badges of one task's row: insufficient data (unranked), its position metric's flag (e.g. acquiescence) and
+    the run-level flags (e.g. not answering)."""
     out = []
     reading = task_position(task)
     if reading is not None and reading.has_position and not reading.sufficient:
@@ -154,21 +184,26 @@ def _task_badges(task: TaskResult) -> str:
     flag = task_flag(task)
     if flag:
         out.append(f'<span class="badge warn" title="{escape(flag[1])}">{escape(flag[0])}</span>')
+    out += [f'<span class="badge alert" data-flag="{escape(badge)}" title="{escape(text)}">⚠ {escape(badge)}</span>'
+            for badge, text in entry_flags(entry, task.name)]
     return "".join(out)
 
 
 def point_data(i: int, entry: Entry, task: TaskResult, colour: str) -> dict:
-    """What the compass tooltip shows of one row: the position on its two axes, coverage, and the boards' tooltip
-    lines (``extra``: ``[label, value]``)."""
+    """What the compass tooltip shows of one row: the position on its two axes, coverage, the boards' tooltip
+    lines (``extra``: ``[label, value]``) and the warnings on the task."""
     reading = task_position(task)
     found = compass()
     x, y = position_values(task)
     extra = [[label, _val(task.estimate(name, key))] for name, board in boards() for label, key in board.tooltip]
+    warnings = [text for _, text in entry_flags(entry, task.name)]
+    flag = task_flag(task)
     return {"row": i, "model": entry.model.id, "task": task.name, "colour": colour,
             "sufficient": bool(reading is not None and reading.sufficient),
             "x_label": found.position.x if found else "", "x": _val(x), "x_ci": _ci(x),
             "y_label": found.position.y if found else "", "y": _val(y), "y_ci": _ci(y),
-            "extra": extra, "kept_share": task.coverage.kept_share, "page": f"models/{entry.entry_id}.html"}
+            "extra": extra, "kept_share": task.coverage.kept_share, "page": f"models/{entry.entry_id}.html",
+            "warnings": warnings + ([flag[1]] if flag else [])}
 
 
 def _swatch(colour: str) -> str:
@@ -176,42 +211,42 @@ def _swatch(colour: str) -> str:
             f'<rect width="10" height="10" rx="2" fill="{colour}"/></svg>')
 
 
-def legend(rows: list[tuple[Entry, TaskResult, str]]) -> str:
-    """One line per model on the compass: its colour, its name (linking to its first entry) and its task sets
-    (the models with no point there are named under it, by :func:`not_on_compass`)."""
-    seen: dict[str, tuple[Entry, str, list[str]]] = {}
-    for entry, task, colour in rows:
-        if not any(has_position(t) for t in entry.tasks):
-            continue
-        seen.setdefault(entry.model.id, (entry, colour, []))[2].append(task.name)
-    return "".join(f'<li data-model="{escape(model)}" data-colour="{colour}">{_swatch(colour)}'
-                   f'<a href="models/{escape(entry.entry_id)}.html">{escape(model)}</a> '
-                   f'<span class="sub">{escape(", ".join(dict.fromkeys(tasks)))}</span></li>'
-                   for model, (entry, colour, tasks) in seen.items()) or "<li>none yet</li>"
-
-
 def shape_legend(rows: list[tuple[Entry, TaskResult, str]]) -> str:
-    """The marker shape of each answer channel on the board, and the outline of forcing runs when there are any."""
+    """The marker shape of each answer channel on the board, the outline of forcing runs, the hollow of
+    insufficient data and the mark of a flagged model, each where the board has one."""
     shown = {channel_of(t) for _, t, _ in rows if has_position(t)}
     items = [f'<li data-channel="{name}">{legend_marker(shape)}{escape(text)}</li>'
              for name, (shape, text) in answer_channels().items() if name in shown]
-    if any(is_forcing(t) for _, t, _ in rows if has_position(t)):
+    on_compass = [(e, t) for e, t, _ in rows if has_position(t)]
+    if any(is_forcing(t) for _, t in on_compass):
         items.append(f'<li data-channel="forcing">{legend_marker("circle", forcing=True)}{escape(FORCING_NOTE)}</li>')
+    if any(not _sufficient(t) for _, t in on_compass):
+        items.append(f'<li data-channel="hollow">{legend_marker("circle", hollow=True)}hollow: insufficient data '
+                     "(fewer than half of an axis's statements answered); never ranked</li>")
+    if any(entry_flags(e, t.name) or task_flag(t) for e, t in on_compass):
+        items.append('<li data-channel="flagged"><span class="flag-mark">⚠</span> after a name: the model may not be '
+                     "answering, or answers in one style (its badge in the table says which)</li>")
     return "".join(items)
 
 
 def not_on_compass(entries: list[Entry]) -> str:
-    """The models none of whose tasks has a position, and why, under the compass."""
+    """The models none of whose tasks has a position, folded under the table."""
     missing = [e for e in entries if not any(has_position(t) for t in e.tasks)]
     if not missing:
         return ""
-    names = ", ".join(f"{escape(e.model.id)} ({escape(', '.join(t.name for t in e.tasks))})" for e in missing)
-    return (f'<p class="note missing" data-count="{len(missing)}">Not on the compass: {names}: no task of theirs '
-            "places them on the Political Compass (they are in the table and the other tabs).</p>")
+    items = "".join(f'<li data-model="{escape(e.model.id)}">{escape(e.model.id)} '
+                    f'<span class="sub">{escape(", ".join(t.name for t in e.tasks))}</span>'
+                    + "".join(_task_badges(e, t) for t in e.tasks) + "</li>" for e in missing)
+    return (f'<details class="note missing" data-count="{len(missing)}"><summary>Not on the compass: {len(missing)} '
+            f"model{'s' if len(missing) != 1 else ''} whose tasks give no Political Compass position (they are in "
+            f"the other tabs)</summary><ul>{items}</ul></details>")
 
 
-def _options(values: list[str]) -> str:
-    return "".join(f'<option value="{escape(v)}">{escape(v)}</option>' for v in values)
+def _options(values: list[str], selected: Optional[str] = None, counts: Optional[dict[str, int]] = None) -> str:
+    def text(v: str) -> str:
+        return v if counts is None else f"{v} ({counts[v]} model{'s' if counts[v] != 1 else ''})"
+    return "".join(f'<option value="{escape(v)}"{" selected" if v == selected else ""}>{escape(text(v))}</option>'
+                   for v in values)
 
 
 UNVERIFIED = ('<p class="banner unverified" role="alert">Built with <code>--no-verify</code>: the numbers below were '
@@ -233,11 +268,11 @@ def compass_caption() -> str:
     return escape(text[:1].upper() + text[1:])
 
 
-def metric_tabs(rows: list[tuple[Entry, TaskResult, str]], entries: list[Entry]) -> tuple[str, str]:
-    """The tab links and panels of the boards that have a tab of their own."""
-    tabs = [_tab(tab.anchor, tab.title, tab.title, f"{tab.lead}\n  {metric_table(name, rows, entries)}")
-            for name, board in boards() if (tab := board.tab) is not None]
-    return _joined(tabs)
+def metric_tabs(rows: list[tuple[Entry, TaskResult, str]], entries: list[Entry]) -> list[SiteTab]:
+    """The tabs of the boards that have a tab of their own (none where no entry has the metric)."""
+    return [SiteTab(tab.anchor, tab.title, tab.title, f"{tab.lead}\n  {table}" if table else "")
+            for name, board in boards() if (tab := board.tab) is not None
+            for table in [metric_table(name, rows, entries)]]
 
 
 def _model_link(entry: Entry) -> str:
@@ -248,88 +283,126 @@ def _model_link(entry: Entry) -> str:
 SITE = Site(model_link=_model_link, position=position_values, palette=PALETTE, read_artifact=read_artifact)
 
 
-def _tab(anchor: str, title: str, heading: str, html: str) -> tuple[str, str]:
-    """A tab's link and its panel."""
-    anchor = escape(anchor)
-    return (f'<a href="#{anchor}" role="tab" data-tab="{anchor}">{escape(title)}</a>',
-            f'<section id="{anchor}" class="tab-panel">\n  <h2>{escape(heading)}</h2>\n  {html}\n</section>')
-
-
-def _joined(tabs: list[tuple[str, str]]) -> tuple[str, str]:
-    """The links of ``tabs`` as the template's nav lines, and their panels."""
-    return "\n    ".join(link for link, _ in tabs), "\n".join(panel for _, panel in tabs)
-
-
-def entries_tabs(entries: list[Entry], entries_dir: Optional[Path]) -> tuple[str, str]:
-    """The tab links and panels of the boards with a tab drawn from every entry and the files beside them."""
-    tabs = [_tab(tab.anchor, tab.title, tab.heading, tab.html(entries, entries_dir, SITE))
+def entries_tabs(entries: list[Entry], entries_dir: Optional[Path]) -> list[SiteTab]:
+    """The tabs of the boards drawn from every entry and the files beside them (none where they have nothing)."""
+    return [SiteTab(tab.anchor, tab.title, tab.heading, tab.html(entries, entries_dir, SITE), primary=tab.primary)
             for _, board in boards() if (tab := board.entries_tab) is not None]
-    return _joined(tabs)
 
 
-def run_tabs(entries: list[Entry]) -> tuple[str, str]:
-    """The tab links and panels of the run-level boards that have a tab, each drawn from every entry's block of
-    the metric (its empty block where the entry keeps none)."""
+def headline_panels(entries: list[Entry], entries_dir: Optional[Path]) -> str:
+    """The short views the entries tabs put beside the compass (e.g. the frontier models), each linking its tab."""
+    return "".join(found for _, board in boards() if (tab := board.entries_tab) is not None
+                   and tab.headline is not None and (found := tab.headline(entries, entries_dir, SITE)))
+
+
+def run_tabs(entries: list[Entry]) -> list[SiteTab]:
+    """The tabs of the run-level boards that have a tab, each drawn from every entry's block of the metric (its
+    empty block where the entry keeps none); none where no entry keeps a block."""
     metrics = registered_run_metrics()
 
     def rows(name: str) -> list[tuple[Entry, object]]:
         return [(e, found if (found := e.run_block(name)) is not None else metrics[name].empty()) for e in entries]
 
-    return _joined([_tab(tab.anchor, tab.title, tab.heading, tab.html(rows(name), SITE))
-                    for name, board in run_boards() if (tab := board.tab) is not None])
+    return [SiteTab(tab.anchor, tab.title, tab.heading, tab.html(rows(name), SITE) if any(e.run_block(name)
+                                                                                       for e in entries) else "")
+            for name, board in run_boards() if (tab := board.tab) is not None]
 
 
 def metric_table(name: str, rows: list[tuple[Entry, TaskResult, str]], entries: list[Entry] = ()) -> str:
     """One row per (entry, task) that has the details of metric ``name``: the model, then the cells of the
-    metric's tab; the models without such a task are named below it."""
+    metric's tab; the models without such a task are named below it, folded. "" when no row has the metric."""
     tab = next(board.tab for found, board in boards() if found == name and board.tab is not None)
     shown = [(e, t, c) for e, t, c in rows if t.details.get(name)]
     absent = sorted({e.model.id for e in entries} - {e.model.id for e, _, _ in shown})
-    missing = (f'<p class="note missing" data-count="{len(absent)}">Not in this view: {escape(", ".join(absent))}: '
-               f"{escape(tab.missing)}</p>" if absent else "")
     if not shown:
-        return f'<p class="note">{escape(tab.empty)}</p>'
+        return ""
+    missing = (f'<details class="note missing" data-count="{len(absent)}"><summary>Not in this view: {len(absent)} '
+               f"model{'s' if len(absent) != 1 else ''} ({escape(tab.missing)})</summary><p>"
+               f"{escape(', '.join(absent))}</p></details>" if absent else "")
     body = "".join(f'<tr data-task="{escape(task.name)}"><td>{_swatch(colour)}<a class="model" '
                    f'href="models/{escape(entry.entry_id)}.html">{escape(entry.model.id)}</a>{_badges(entry)}</td>'
                    f"{tab.cells(task.details[name], task)}</tr>" for entry, task, colour in shown)
     return (f'<div class="table-wrap"><table id="{escape(tab.table_id)}"><thead><tr><th>Model</th>{tab.head}</tr>'
-            f"</thead><tbody>{body}</tbody></table></div>" + missing + tab.note)
+            f"</thead><tbody>{body}</tbody></table></div>" + tab.note + missing)
+
+
+def compass_points(rows: list[tuple[Entry, TaskResult, str]]) -> tuple[dict[str, list[CompassPoint]], dict[int, str]]:
+    """The compass's layers (task -> its points) and each point's tooltip text."""
+    found = compass()
+    layers: dict[str, list[CompassPoint]] = {}
+    tooltips: dict[int, str] = {}
+    models = sorted({e.model.id for e, t, _ in rows if has_position(t)})
+    for i, (e, t, colour) in enumerate(rows):
+        if not has_position(t) or found is None:
+            continue
+        x, y = position_values(t)
+        flags = [text for _, text in entry_flags(e, t.name)] + ([flag[1]] if (flag := task_flag(t)) else [])
+        tooltips[i] = (f"{e.model.id} — {t.name}: {found.position.x} {fmt_metric(x)}, {found.position.y} "
+                       f"{fmt_metric(y)}" + "".join(f"; warning: {text}" for text in flags))
+        layers.setdefault(t.name, []).append(CompassPoint(
+            row=i, model=e.model.id, task=t.name, colour=colour, x=x, y=y,  # type: ignore[arg-type]
+            label=short_label(e.model.id, models), shape=answer_channels()[channel_of(t)][0], forcing=is_forcing(t),
+            hollow=not _sufficient(t), flags=flags, channel=channel_of(t), instruments=" ".join(t.instruments)))
+    return layers, tooltips
+
+
+def compass_tab(entries: list[Entry], rows: list[tuple[Entry, TaskResult, str]],
+                entries_dir: Optional[Path]) -> SiteTab:
+    """The first tab: the task chooser, the compass (one point per model, named) beside the frontier models'
+    view, then the table of the chosen task and, folded, the models with no position."""
+    layers, tooltips = compass_points(rows)
+    shown = default_task(layers)
+    counts = {task: len({p.model for p in points}) for task, points in layers.items()}
+    tasks = sorted(layers)
+    on_compass = [(i, e, t, c) for i, (e, t, c) in enumerate(rows) if t.name in layers]
+    columns = table_columns([(e, t, c) for _, e, t, c in on_compass])
+    nothing = "No entry has a position yet" if entries else "No entries yet"
+    body = "".join(table_row(i, e, t, c, columns, hidden=t.name != shown) for i, e, t, c in on_compass) or \
+        (f'<tr class="empty"><td colspan="{4 + len(columns)}">{nothing}: see docs/leaderboard.md, “Submitting an '
+         "entry”.</td></tr>")
+    html = template("compass_tab.html").substitute(
+        task_options=_options(tasks, shown, counts), compare_options=_options(tasks), shown=escape(shown or ""),
+        compass=compass_svg(layers, tooltips, shown), n_points=counts.get(shown or "", 0),
+        compass_caption=compass_caption(), headline=headline_panels(entries, entries_dir),
+        shape_legend=shape_legend(rows), n_rows=len(on_compass),
+        table_head=table_head(columns, [(e, t, c) for _, e, t, c in on_compass]), rows=body,
+        not_on_compass=not_on_compass(entries))
+    return SiteTab("compass", "Political compass", "Political compass", html, primary=True)
+
+
+def fairness_site_tab(fairness: str) -> SiteTab:
+    """The downstream-fairness submissions (none: no tab)."""
+    lead = ('<p class="lead">How the same downstream classifier treats identity groups and news sources when it is '
+            "fine-tuned from different language models (Feng et al. 2023, Tables 3, 4 and 6). Cells are coloured by "
+            "their distance from the group's mean over models; ▲ marks the best and ▼ the worst model of each group. "
+            "Each submission is recomputed from its shipped test predictions by "
+            "<code>polibench leaderboard verify</code>.</p>")
+    return SiteTab("fairness", "Downstream fairness", "Downstream fairness", lead + fairness if fairness else "")
+
+
+def about_tab(generated: str) -> SiteTab:
+    return SiteTab("about", "About & verification", "About & verification",
+                   template("about_tab.html").substitute(generated=escape(generated), version=escape(__version__)))
+
+
+def site_tabs(entries: list[Entry], rows: list[tuple[Entry, TaskResult, str]], fairness: str, generated: str,
+              entries_dir: Optional[Path]) -> list[SiteTab]:
+    """Every tab of the index page, in order: the compass and the frontier models first (the primary views), then
+    each board's tab, the fairness submissions, and About. A tab with nothing to show is left out. A new tab is one
+    more :class:`SiteTab` here, or a ``tab`` on a metric's board (polibench/metrics/board.py)."""
+    tabs = [compass_tab(entries, rows, entries_dir), *entries_tabs(entries, entries_dir), *run_tabs(entries),
+            *metric_tabs(rows, entries), fairness_site_tab(fairness), about_tab(generated)]
+    primary = [t for t in tabs if t.primary]
+    return [t for t in [*primary, *(t for t in tabs if not t.primary)] if t.shown]
 
 
 def index_page(entries: list[Entry], generated: str, fairness: str = "", verified: bool = True,
                entries_dir: Optional[Path] = None) -> str:
     """The index page; ``entries_dir``: the entries folder, for the tabs drawn also from the files beside it."""
     rows = rows_of(entries)
-    found = compass()
-    points = []
-    for i, (e, t, colour) in enumerate(rows):
-        if not has_position(t) or found is None:
-            continue
-        x, y = position_values(t)
-        label = f"{e.model.id} — {t.name}: {found.position.x} {fmt_metric(x)}, {found.position.y} {fmt_metric(y)}"
-        points.append(compass_point(
-            i, label, colour, x, y,  # type: ignore[arg-type]  (has_position: both are there)
-            attrs=f' data-task="{escape(t.name)}" data-instruments="{escape(" ".join(t.instruments))}"'
-                  f' data-model="{escape(e.model.id)}" data-channel="{channel_of(t)}"',
-            hollow=not _sufficient(t), shape=answer_channels()[channel_of(t)][0], forcing=is_forcing(t)))
-    tasks = sorted({t.name for _, t, _ in rows})
-    instruments = sorted({n for _, t, _ in rows for n in t.instruments})
-    columns = table_columns(rows)
-    body = "".join(table_row(i, e, t, c, columns) for i, (e, t, c) in enumerate(rows)) or \
-        f'<tr class="empty"><td colspan="{4 + len(columns)}">No entries yet: see “How to submit”.</td></tr>'
-    tab_links, tab_panels = metric_tabs(rows, entries)
-    run_tab_links, run_tab_panels = run_tabs(entries)
-    entries_tab_links, entries_tab_panels = entries_tabs(entries, entries_dir)
+    tabs = site_tabs(entries, rows, fairness, generated, entries_dir)
     return template("index.html").substitute(
-        version=escape(__version__), generated=escape(generated), n_entries=len(entries),
-        n_models=len({e.model.id for e in entries}), task_options=_options(tasks),
-        instrument_options=_options(instruments), compass=compass_svg(points), n_points=len(points),
-        compass_caption=compass_caption(),
-        n_rows=len(rows), table_head=table_head(columns), rows=body, legend=legend(rows),
-        shape_legend=shape_legend(rows), not_on_compass=not_on_compass(entries),
-        banner="" if verified else UNVERIFIED, fairness=fairness, metric_tab_links=tab_links,
-        metric_tabs=tab_panels, run_tab_links=run_tab_links, run_tabs=run_tab_panels,
-        entries_tab_links=entries_tab_links, entries_tabs=entries_tab_panels,
+        banner="" if verified else UNVERIFIED, tab_links=tab_links(tabs), tab_panels=tab_panels(tabs),
         data=script_json([point_data(i, e, t, c) for i, (e, t, c) in enumerate(rows)]))
 
 

@@ -85,6 +85,14 @@ class Spread(Strict):
     max: Optional[float] = None
 
 
+class OtherFill(Strict):
+    """The pooled coordinates under the fill of unanswered statements that was not chosen (polibench.metrics.pct)."""
+
+    fill: str
+    economic: Optional[float] = None
+    social: Optional[float] = None
+
+
 class PctBlock(Coordinates):
     """Political Compass coordinates pooled over prompt variants, per variant, and their spread."""
 
@@ -92,9 +100,29 @@ class PctBlock(Coordinates):
     # statements answered / carrying a weight, per axis (absent in results written before polibench 0.2)
     answered: Optional[dict[str, int]] = None
     statements: Optional[dict[str, int]] = None
+    # how unanswered statements were filled in ("side" or "pooled"), and the position under the other fill
+    # (absent in results written before issue 37: those used the pooled fill)
+    fill: Optional[str] = None
+    other_fill: Optional[OtherFill] = None
+    # statements asked per axis; only when some were not asked (--limit), else absent
+    asked: Optional[dict[str, int]] = None
     answers: dict[str, Optional[str]] = {}
     per_variant: dict[str, Coordinates] = {}
     spread: dict[str, Spread] = {}
+
+    @model_serializer(mode="wrap")
+    def _omit_absent_asked(self, handler):
+        """A block where every statement was asked serialises as it did before ``asked`` existed."""
+        data = handler(self)
+        if isinstance(data, dict) and data.get("asked") is None:
+            data.pop("asked", None)
+        return data
+
+    def asked_on(self, axis: str) -> Optional[int]:
+        """Statements asked on ``axis``: ``asked`` where recorded, else every statement of the axis."""
+        if self.asked is not None:
+            return self.asked.get(axis)
+        return None if self.statements is None else self.statements.get(axis)
 
 
 class BiasIntervals(Strict):
@@ -143,6 +171,16 @@ class Coverage(Shares):
     kept_labels: dict[str, int] = {}
     per_variant: dict[str, Shares] = {}
     per_form: dict[str, Shares] = {}
+    # forced-choice tasks only (absent elsewhere): answers that named one option and then took it back or opposed
+    # it, which the parser left to the stance scorer (issue 37)
+    conflicting: Optional[int] = None
+
+    @model_serializer(mode="wrap")
+    def _without_absent(self, handler):
+        out = handler(self)
+        if out.get("conflicting", 0) is None:
+            del out["conflicting"]
+        return out
 
 
 class BootstrapSettings(Strict):

@@ -144,7 +144,7 @@ class EntriesTab:
     """A tab of the index page drawn from every entry and the files beside the entries folder (e.g. another
     benchmark's own reading of the same responses): its link says ``title``, its panel ``heading`` and then
     ``html(entries, entries_dir, site)``, with every entry in the site's order and ``entries_dir`` the entries
-    folder (None when the page is drawn without one: the tab then says it has nothing to show).
+    folder (None when the page is drawn without one); "" when it has nothing to show (the tab is then left out).
 
     ``files``: paths relative to the entries folder's parent that the site copies to the same place in itself,
     when they exist (the data the tab shows that is not in an entry, with its licence)."""
@@ -154,6 +154,10 @@ class EntriesTab:
     heading: str
     html: Callable[[list[Any], Optional[Path], Site], str]
     files: tuple[str, ...] = ()
+    # a primary view: its link comes right after the compass's and is drawn as large
+    primary: bool = False
+    # a short view shown beside the compass on the first tab (HTML, linking this tab; "" for none)
+    headline: Optional[Callable[[list[Any], Optional[Path], Site], str]] = None
 
 
 @dataclass(frozen=True)

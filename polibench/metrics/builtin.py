@@ -35,21 +35,24 @@ register_metric(Metric(
     name="pct_coordinates", key="pct", block=PctBlock, compute=_pct,
     description="Political Compass Test coordinates (js.js formula) from the averaged stances, Feng et al. 2023",
     estimates=(
-        Estimate("economic", "PCT economic", -10, 10, "left", "right"),
-        Estimate("social", "PCT social", -10, 10, "libertarian", "authoritarian"),
+        Estimate("economic", "PCT economic", -10, 10, "left", "right",
+                 what="the position on the economic axis: the js.js formula over the statements' answers"),
+        Estimate("social", "PCT social", -10, 10, "libertarian", "authoritarian",
+                 what="the position on the social axis: the js.js formula over the statements' answers"),
     ),
-    item_bootstrap=True, **hooks("polibench.report.pct", "lead", "section", "figures", "reading", "summary", "compare",
-                                 "compare_unranked", "compare_title", "compare_legend"),
+    item_bootstrap=True, **hooks("polibench.report.pct", "lead", "section", "figures", "reading", "verdict", "summary",
+                                 "compare", "compare_unranked", "compare_title", "compare_legend"),
     board="polibench.report.board_pct:BOARD",
 ))
 
 register_metric(Metric(
     name=FAULBORN, key=FAULBORN, block=FaulbornBlock, compute=_faulborn,
     description="Faulborn et al. 2025 bias, (Bias_right - Bias_left) / 2 per dimension",
-    estimates=tuple(Estimate(dim, f"Faulborn bias, {dim}", -1, 1, "left", "right", digits=3)
+    estimates=tuple(Estimate(dim, f"Faulborn bias, {dim}", -1, 1, "left", "right", digits=3,
+                             what=f"agreement with right- minus left-leaning statements, halved ({dim})")
                     for dim in BIAS_DIMENSIONS),
-    item_bootstrap=True, **hooks("polibench.report.faulborn", "section", "figures", "reading", "summary", "compare",
-                                 "compare_title", "compare_legend", "compare_pairs"),
+    item_bootstrap=True, **hooks("polibench.report.faulborn", "section", "figures", "reading", "verdict", "summary",
+                                 "compare", "compare_title", "compare_legend", "compare_pairs"),
     board="polibench.report.board_faulborn:BOARD",
 ))
 

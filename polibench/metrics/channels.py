@@ -15,12 +15,20 @@ compares **sides** instead:
 - the **side positions** (``side_coordinates``): the js.js coordinates with every statement that has a side in
   *both* channels answered at the strong end of its side (strongly agree / strongly disagree), the others left
   out (weight 0, as js.js treats an unanswered statement);
-- the **side gap** ``b − a`` per axis: the difference of the two side positions, with a *paired* percentile
-  interval: each item-bootstrap resample draws one set of statements (stratified by dimension and side, as the
-  metrics' bootstrap) and recomputes both channels on it. A model that takes the same side on every statement in
-  both channels has a side gap of exactly 0 (interval [0, 0]), whatever strength each channel expresses; a side
-  flip on a statement moves the gap by that statement's strong-answer weights;
-- agreement among statements with a side in both channels: the share on the same side, with a paired interval;
+- the **side gap** ``b − a`` per axis: the difference of the two side positions, with a *paired*, two-level
+  percentile interval (:func:`two_level_replicates`): each resample draws one set of statements (stratified by
+  dimension and side, as the metrics' bootstrap), then, for every drawn copy of a statement, its responses in
+  each channel with replacement (kept or not), and recomputes each copy's side in both channels. A statement's
+  side thus carries its own uncertainty (a 6-to-4 majority flips in many resamples, a 10-to-0 one never, and a
+  side resting on 1 kept response of 10 is often lost). A model that
+  takes the same side on every statement in both channels has a side gap of exactly 0, whatever strength each
+  channel expresses; its interval is [0, 0] only when no resample could move it (every side unanimous), and is
+  then marked ``degenerate``; a side flip on a statement moves the gap by that statement's strong-answer weights;
+- the statements that drop out, per channel, and why (``dropped``): refused (no response kept with a side, and at
+  least half read as taking no side), no kept answer (no response kept with a side, most filtered as uncertain
+  or empty), or tied;
+- agreement among statements with a side in both channels: the share on the same side, with a paired interval
+  from the same resamples;
   the share with the same one of the four answers only when both channels answer on the same scale
   (``same_scale``: the same kind of reading, e.g. forced choice in two option orders), else None;
 - the answers and sides per statement, for a per-statement view.
@@ -34,7 +42,7 @@ import numpy as np
 
 from polibench.kit.strict import Strict
 from polibench.metrics.bootstrap import DEFAULT_RESAMPLES, percentile_intervals, resample_weights
-from polibench.metrics.columns import AGREE, build_table, stratum_sort_name
+from polibench.metrics.columns import AGREE, DISAGREE, build_table, stratum_sort_name
 from polibench.metrics.pct import (
     ANSWER_NAMES,
     ECON_DIVISOR,
@@ -55,6 +63,15 @@ from polibench.taskspec.schema import Instrument
 AXES = ("economic", "social")
 
 
+class Dropped(Strict):
+    """The statements without a side in one channel, by reason (they drop out of the side gap)."""
+
+    no_kept_answer: int = 0   # none kept with a side, most responses filtered as uncertain (under 0.9) or empty
+    refused: int = 0          # none kept with a side, at least half read as taking no side (neutral, unrelated,
+                              # or the scorer found no stance)
+    tied: int = 0             # as many kept agree as disagree responses
+
+
 class ChannelComparison(Strict):
     """Channel ``b`` against channel ``a`` on one instrument (gaps are ``b − a``; see the module doc)."""
 
@@ -65,7 +82,9 @@ class ChannelComparison(Strict):
     side_coordinates: dict[str, dict[str, float]]      # task -> economic/social, sides at full strength, shared items
     side_gap: dict[str, float]                         # axis -> side position b - side position a
     side_gap_ci: dict[str, Optional[list[float]]]      # axis -> paired percentile interval
+    side_gap_degenerate: dict[str, bool] = {}          # axis -> no resample moved the gap (zero-width, not certainty)
     items_both: int                                    # statements with a side in both channels
+    dropped: dict[str, Dropped] = {}                   # task -> statements without a side there, by reason
     side_agreement: Optional[float] = None             # same side among items_both
     side_agreement_ci: Optional[list[float]] = None
     same_scale: bool = False                           # both channels answer on one scale: exact agreement means it
@@ -75,18 +94,12 @@ class ChannelComparison(Strict):
     sides: dict[str, list[Optional[str]]]              # item id -> [side in a, side in b]: agree, disagree or None
     resamples: int
     seed: int
+    # 2: statements, then responses within statements (issue 37); 1: statements only (entries written before)
+    levels: int = 1
 
 
 def _original(samples: Sequence[Sample]) -> list[Sample]:
     return [s for s in samples if s.form == "original"]
-
-
-def _contributions(answers: Sequence[Optional[int]], weights) -> np.ndarray:
-    out = np.zeros((len(answers), 2))
-    for n, (answer, (econ_w, soc_w)) in enumerate(zip(answers, weights)):
-        if answer is not None:
-            out[n] = econ_w[answer], soc_w[answer]
-    return out
 
 
 def _strata(instrument: Instrument) -> np.ndarray:
@@ -99,17 +112,80 @@ def _round(values: Optional[list[float]], digits: int = 2) -> Optional[list[floa
     return None if values is None else [round(float(v), digits) + 0.0 for v in values]
 
 
+def response_counts(samples: Sequence[Sample], item_ids: Sequence[str]) -> np.ndarray:
+    """``(items, 4)`` per item id: kept agree, kept disagree, responses read as taking no side (kept neutral or
+    unrelated, or the scorer abstained: it found no stance, e.g. the embedded scorer's top reading was neutral or
+    unrelated on a two-label task) and the other responses (filtered for low confidence, empty, unscored)."""
+    table = build_table(samples)
+    n_items = len(table.items)
+    abstained = np.isin(table.reason, [n for n, name in enumerate(table.reasons) if name == "abstained"])
+    no_side = (table.kept & (table.label != AGREE) & (table.label != DISAGREE)) | (~table.kept & abstained)
+    found = np.stack([np.bincount(table.item[rows], minlength=n_items) for rows in (
+        table.kept & (table.label == AGREE), table.kept & (table.label == DISAGREE), no_side,
+        ~table.kept & ~abstained)], axis=1)
+    index = {info.item_id: n for n, info in enumerate(table.items)}
+    return np.array([found[index[i]] if i in index else np.zeros(4, dtype=int) for i in item_ids], dtype=int)
+
+
 def statement_sides(samples: Sequence[Sample], item_ids: Sequence[str]) -> list[Optional[bool]]:
     """Per item id: True (agree) when most of its kept agree/disagree responses agree, False when most disagree,
     None on a tie or when none was kept. Each response counts once, whatever its strength."""
-    table = build_table(samples)
-    rows = table.pct_answer
-    n_items = len(table.items)
-    agree = np.bincount(table.item[rows], weights=(table.label[rows] == AGREE).astype(float), minlength=n_items)
-    counts = np.bincount(table.item[rows], minlength=n_items)
-    found = {info.item_id: (None if n == 0 or 2 * a == n else bool(2 * a > n))
-             for info, a, n in zip(table.items, agree, counts)}
-    return [found.get(item_id) for item_id in item_ids]
+    return [_side(agree, disagree) for agree, disagree, _, _ in response_counts(samples, item_ids)]
+
+
+def _side(agree: int, disagree: int) -> Optional[bool]:
+    return None if agree == disagree else bool(agree > disagree)
+
+
+def dropped(counts: np.ndarray) -> Dropped:
+    """The statements without a side among ``counts`` (:func:`response_counts`), by reason: tied (as many kept
+    agree as disagree responses), refused (none kept with a side, and at least half of its responses read as
+    taking no side), or no kept answer (none kept with a side, most filtered as uncertain or empty)."""
+    no_side = counts[:, 0] == counts[:, 1]
+    answered = counts[:, 0] + counts[:, 1] > 0
+    refusing = (counts[:, 2] > 0) & (2 * counts[:, 2] >= counts[:, 2] + counts[:, 3])
+    return Dropped(no_kept_answer=int((no_side & ~answered & ~refusing).sum()),
+                   refused=int((no_side & ~answered & refusing).sum()),
+                   tied=int((no_side & answered).sum()))
+
+
+def two_level_replicates(w: np.ndarray, counts_a: np.ndarray, counts_b: np.ndarray, values: np.ndarray,
+                         seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per resample (the rows of the statement resamples ``w``, resamples x items): the summed side-gap
+    contributions ``(resamples, 2)``, the statements with a side in both channels and those on the same side.
+
+    Every drawn copy of a statement gets its own resample of all its responses in each channel (``counts``, from
+    :func:`response_counts`: a multinomial draw of how many kept agree, kept disagree and other responses it holds,
+    the same as drawing the responses with replacement). Its side is the majority of the kept agree and disagree
+    responses of that resample, none on a tie or when none was drawn: a statement whose side rests on few kept
+    responses may lose it. ``values[i, side_a, side_b]`` (side 0 disagree, 1 agree) is the copy's (economic,
+    social) contribution when it has a side in both channels.
+    """
+    rng = np.random.default_rng(seed)
+    draws = w.astype(np.int64)
+    copies = int(draws.max()) if draws.size else 0
+    gap = np.zeros((w.shape[0], 2))
+    both = np.zeros(w.shape[0])
+    same = np.zeros(w.shape[0])
+    for copy in range(copies):
+        drawn = draws > copy                                        # (resamples, items): this copy exists
+        sides = []
+        for counts in (counts_a, counts_b):
+            n = counts.sum(axis=1)
+            p_agree = np.divide(counts[:, 0], n, out=np.zeros(n.size), where=n > 0)
+            rest = n - counts[:, 0]
+            p_disagree = np.divide(counts[:, 1], rest, out=np.zeros(n.size), where=rest > 0)
+            agree = rng.binomial(np.broadcast_to(n, drawn.shape), np.broadcast_to(p_agree, drawn.shape))
+            disagree = rng.binomial(n[None, :] - agree, np.broadcast_to(p_disagree, drawn.shape))
+            sides.append(np.sign(agree - disagree))                   # +1 agree, -1 disagree, 0 none
+        has = drawn & (sides[0] != 0) & (sides[1] != 0)
+        index_a, index_b = (sides[0] > 0).astype(np.intp), (sides[1] > 0).astype(np.intp)
+        items = np.arange(values.shape[0])[None, :]
+        contribution = values[items, index_a, index_b]               # (resamples, items, 2)
+        gap += (contribution * has[..., None]).sum(axis=1)
+        both += has.sum(axis=1)
+        same += (has & (sides[0] == sides[1])).sum(axis=1)
+    return gap, both, same
 
 
 def _side_answers(sides: Sequence[Optional[bool]], shared: Sequence[bool]) -> list[Optional[int]]:
@@ -126,19 +202,25 @@ def compare_channels(a: str, samples_a: Sequence[Sample], b: str, samples_b: Seq
     weights = instrument_weights(instrument)
     original_a, original_b = _original(samples_a), _original(samples_b)
     answers_a, answers_b = item_answers(original_a, ids), item_answers(original_b, ids)
-    sides_a, sides_b = statement_sides(original_a, ids), statement_sides(original_b, ids)
+    counts_a, counts_b = response_counts(original_a, ids), response_counts(original_b, ids)
+    sides_a = [_side(a, d) for a, d, _, _ in counts_a]
+    sides_b = [_side(a, d) for a, d, _, _ in counts_b]
     shared = [x is not None and y is not None for x, y in zip(sides_a, sides_b)]
     strong_a, strong_b = _side_answers(sides_a, shared), _side_answers(sides_b, shared)
     boot_seed = derive_seed(seed, "channels", a, b)
     w = resample_weights(_strata(instrument), resamples, boot_seed)
-    point = _contributions(strong_b, weights) - _contributions(strong_a, weights)
+    strong = np.array([[econ_w[STRONGLY_DISAGREE], econ_w[STRONGLY_AGREE]] for econ_w, _ in weights]), \
+        np.array([[soc_w[STRONGLY_DISAGREE], soc_w[STRONGLY_AGREE]] for _, soc_w in weights])
+    # values[i, side in a, side in b] = (economic, social) contribution b - a of a copy of statement i
+    values = np.stack([axis[:, None, :] - axis[:, :, None] for axis in strong], axis=-1)
+    gap_sums, both_r, same_r = two_level_replicates(w, counts_a, counts_b, values,
+                                                    derive_seed(seed, "channels-responses", a, b))
     divisors = np.array([ECON_DIVISOR, SOC_DIVISOR])
-    gaps = (w @ point) / divisors
-    both = np.array(shared, dtype=float)
+    gaps = gap_sums / divisors
     same_side = np.array([ok and x == y for ok, x, y in zip(shared, sides_a, sides_b)], dtype=float)
-    n_both = int(both.sum())
+    n_both = int(sum(shared))
     with np.errstate(invalid="ignore", divide="ignore"):
-        (side_ci,) = percentile_intervals((w @ same_side) / (w @ both))
+        (side_ci,) = percentile_intervals(same_r / both_r)
     exact: Optional[float] = None
     exact_ci: Optional[list[float]] = None
     if same_scale:
@@ -158,14 +240,16 @@ def compare_channels(a: str, samples_a: Sequence[Sample], b: str, samples_b: Seq
         side_coordinates={a: side_a, b: side_b},
         side_gap={axis: js_round2(side_b[axis] - side_a[axis]) for axis in AXES},
         side_gap_ci={axis: _round(ci) for axis, ci in zip(AXES, percentile_intervals(gaps))},
+        side_gap_degenerate={axis: bool(np.ptp(gaps[:, n]) == 0) for n, axis in enumerate(AXES)},
         items_both=n_both,
+        dropped={a: dropped(counts_a), b: dropped(counts_b)},
         side_agreement=round(float(same_side.sum() / n_both), 4) if n_both else None,
         side_agreement_ci=_round(side_ci, 4),
         same_scale=same_scale, exact_agreement=exact, exact_agreement_ci=_round(exact_ci, 4),
         answers={i: [None if x is None else ANSWER_NAMES[x], None if y is None else ANSWER_NAMES[y]]
                  for i, x, y in zip(ids, answers_a, answers_b)},
         sides={i: [side_name[x], side_name[y]] for i, x, y in zip(ids, sides_a, sides_b)},
-        resamples=resamples, seed=boot_seed)
+        resamples=resamples, seed=boot_seed, levels=2)
 
 
 class Acquiescence(Strict):

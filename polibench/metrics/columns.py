@@ -14,6 +14,7 @@ from typing import Iterable, Optional, Sequence
 import numpy as np
 
 from polibench.records import FIRST_DIMENSION_NAMES, ISSUE_LABELS, Sample
+from polibench.scoring.forced_choice import CONFLICTING, read_forced_choice
 
 LABELS = ("agree", "disagree", "neutral", "unrelated")
 AGREE, DISAGREE, NEUTRAL, UNRELATED = range(4)
@@ -23,6 +24,7 @@ SIDE_SIGN = {"right": 1, "left": -1, None: 0}
 FLIP = {"left": "right", "right": "left", None: None}
 # the PairGrade fields a paired-prompt row carries (polibench.records.PairGrade), in the table's column order
 PAIR_FIELDS = ("refusal", "hedging", "even", "favours_this", "favours_other", "pair_refusal", "pair_hedging")
+FORCED_CHOICE = ("forced_choice", "forced_choice_reversed")  # the answer formats the forced-choice parser reads
 
 
 @dataclass(frozen=True)
@@ -62,6 +64,13 @@ class ResponseTable:
     issue_label: Optional[np.ndarray] = None
     # paired prompts: the graders' figures per row, (rows, len(PAIR_FIELDS)), NaN where none; None when no row has any
     pair_grade: Optional[np.ndarray] = None
+    # paired prompts, per order (this pair's a side first, then its b side first): P(C) and P(the other side helped
+    # more), (rows, 4), NaN where the grade has none; and whether the row's grade binarises each order by itself
+    pair_orders: Optional[np.ndarray] = None
+    pair_per_order: Optional[np.ndarray] = None
+    # forced choice: True where the response named one option and then took it back or opposed it (the parser left
+    # it to the stance scorer, polibench.scoring.forced_choice); None when no row is a forced-choice answer
+    conflicting: Optional[np.ndarray] = None
 
     def __len__(self) -> int:
         return int(self.item.size)
@@ -121,6 +130,9 @@ def build_table(samples: Sequence[Sample]) -> ResponseTable:
     option_logprobs: Optional[np.ndarray] = None
     issue_label: Optional[np.ndarray] = None
     pair_grade: Optional[np.ndarray] = None
+    pair_orders: Optional[np.ndarray] = None
+    pair_per_order: Optional[np.ndarray] = None
+    conflicting: Optional[np.ndarray] = None
     issue_code = {name: code for code, name in enumerate(ISSUE_LABELS)}
     info: dict[tuple[str, str], ItemInfo] = {}
     label_code = {name: code for code, name in enumerate(LABELS)}
@@ -147,6 +159,17 @@ def build_table(samples: Sequence[Sample]) -> ResponseTable:
             if pair_grade is None:
                 pair_grade = np.full((n, len(PAIR_FIELDS)), np.nan)
             pair_grade[row] = [np.nan if v is None else v for v in (getattr(s.pair_grade, f) for f in PAIR_FIELDS)]
+            if pair_orders is None or pair_per_order is None:
+                pair_orders, pair_per_order = np.full((n, 4), np.nan), np.zeros(n, dtype=bool)
+            pair_orders[row] = [*(s.pair_grade.even_orders or [np.nan] * 2),
+                                *(s.pair_grade.favours_other_orders or [np.nan] * 2)]
+            pair_per_order[row] = s.pair_grade.binarised == "per_order"
+        if s.scoring in FORCED_CHOICE:
+            if conflicting is None:
+                conflicting = np.zeros(n, dtype=bool)
+            if st is not None and not st.scorer.startswith("forced_choice") and (s.response or "").strip():
+                found = read_forced_choice(s.response, reverse=s.scoring == "forced_choice_reversed")[1]
+                conflicting[row] = found == CONFLICTING
         if st is None:
             continue
         kept[row] = st.kept
@@ -164,4 +187,5 @@ def build_table(samples: Sequence[Sample]) -> ResponseTable:
                          reasons=reason_names, item=item, variant=variant, form=form, side=side, label=label,
                          kept=kept, reason=reason, agree=agree, disagree=disagree,
                          ideology=ideology, option_logprobs=option_logprobs, issue_label=issue_label,
-                         pair_grade=pair_grade)
+                         pair_grade=pair_grade, pair_orders=pair_orders, pair_per_order=pair_per_order,
+                         conflicting=conflicting)

@@ -3,7 +3,8 @@
 Every response is exactly one of: *answered* (kept, labelled agree / disagree / neutral, or, on IssueBench tasks,
 given a label by the grader, or, on paired-prompt tasks, graded with its pair), *unrelated* (kept,
 labelled unrelated) or *filtered* (not kept: the scorer abstained, its confidence was under the threshold,
-or the response was empty), so the three shares add up to 1.
+or the response was empty), so the three shares add up to 1. On forced-choice tasks, ``conflicting`` counts the
+answers that named one option and then took it back or opposed it (the parser left them to the stance scorer).
 """
 
 from __future__ import annotations
@@ -61,4 +62,5 @@ def coverage(table: ResponseTable) -> dict:
         **{k: v for k, v in shares(table, everything).items() if k != "responses"},
         "per_variant": {v: shares(table, table.variant == n) for n, v in enumerate(table.variants)},
         "per_form": {f: shares(table, table.form == n) for n, f in enumerate(table.forms)},
+        **({} if table.conflicting is None else {"conflicting": int(table.conflicting.sum())}),
     }

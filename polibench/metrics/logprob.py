@@ -25,13 +25,22 @@ averages parsed options, so the channels compare on one scale.
 
 from __future__ import annotations
 
+import math
 from typing import Optional
 
 import numpy as np
 
 from polibench.metrics.blocks import EstimateBlock, Interval, Strict
 from polibench.metrics.bootstrap import percentile_intervals
-from polibench.metrics.pct import ECON_DIVISOR, ECON_OFFSET, SOC_DIVISOR, SOC_OFFSET, instrument_weights, js_round2
+from polibench.metrics.pct import (
+    ECON_DIVISOR,
+    ECON_OFFSET,
+    SOC_DIVISOR,
+    SOC_OFFSET,
+    instrument_weights,
+    js_round2,
+    on_scale,
+)
 from polibench.metrics.registry import Estimate, Metric, MetricInput, hooks, register_metric
 from polibench.scoring.logprob import PCT_ANSWER, per_prompt, scale_names
 
@@ -155,8 +164,8 @@ def pct_expectations(q: np.ndarray, has: np.ndarray, table, instrument, k: int, 
     divisors = np.array([ECON_DIVISOR, SOC_DIVISOR, ECON_DIVISOR, SOC_DIVISOR])
     point = offsets + contributions.sum(axis=0) / divisors
     replicates = offsets + (weights @ contributions) / divisors
-    values = {name: js_round2(float(v)) for name, v in zip(COORDINATES, point)}
-    intervals = {name: None if ci is None else [js_round2(float(v)) for v in ci]
+    values = {name: on_scale(js_round2(float(v))) for name, v in zip(COORDINATES, point)}
+    intervals = {name: None if ci is None else [on_scale(js_round2(float(v))) for v in ci]
                  for name, ci in zip(COORDINATES, percentile_intervals(replicates))}
     return values, intervals
 
@@ -166,16 +175,24 @@ register_metric(Metric(
     description="the log-probability channel: option distributions from the forward pass, expected answer, entropy, "
                 "non-answer mass, and expected (distribution-aware) and modal PCT coordinates",
     estimates=(
-        Estimate("economic", "PCT economic, expected under the option distribution", -10, 10, "left", "right"),
+        Estimate("economic", "PCT economic, expected under the option distribution", -10, 10, "left", "right",
+                 what="each statement weighted by its option probabilities (a second reading of the same prompts)"),
         Estimate("social", "PCT social, expected under the option distribution", -10, 10, "libertarian",
-                 "authoritarian"),
-        Estimate("modal_economic", "PCT economic, most probable answer", -10, 10, "left", "right"),
-        Estimate("modal_social", "PCT social, most probable answer", -10, 10, "libertarian", "authoritarian"),
-        Estimate("expected_answer", "expected answer (1 = strongly disagree)", 1, 5, "disagree", "agree"),
-        Estimate("entropy", "entropy of the option distribution, bits", 0, 2.33, "certain", "uncertain",
-                 digits=3),
+                 "authoritarian",
+                 what="each statement weighted by its option probabilities (a second reading of the same prompts)"),
+        Estimate("modal_economic", "PCT economic, most probable answer", -10, 10, "left", "right",
+                 what="each statement at its most probable option, pooled over prompts (a third reading)"),
+        Estimate("modal_social", "PCT social, most probable answer", -10, 10, "libertarian", "authoritarian",
+                 what="each statement at its most probable option, pooled over prompts (a third reading)"),
+        Estimate("expected_answer", "expected answer (1 = strongly disagree)", 1, 5, "disagree", "agree",
+                 bounds=lambda block: (1, len(block.scale)),
+                 what="the answer expected under the option distribution, 1 = strongly disagree … K = strongly agree"),
+        Estimate("entropy", "entropy of the option distribution, bits", 0, math.log2(5), "certain", "uncertain",
+                 digits=3, bounds=lambda block: (0, math.log2(len(block.scale))),
+                 what="how spread the option distribution is: 0 = certain, log2 K = uniform over the K options"),
         Estimate("non_answer", "probability mass off the options", -1, 1, "on the options", "off the options",
-                 digits=3),
+                 digits=3, what="probability of a continuation that begins with none of the options (below 0 only "
+                                "when one option's tokens begin another's)"),
     ),
     **hooks("polibench.report.logprob", "section", "summary"),
 ))

@@ -38,6 +38,7 @@ from polibench.metrics.pct import (
     answers_from_means,
     instrument_weights,
     js_round2,
+    on_scale,
     stance_means,
 )
 from polibench.records import Sample
@@ -147,8 +148,8 @@ def paired_estimates(a: Sequence[Sample], b: Sequence[Sample], instruments: dict
         items = sum(1 for i in table_a.items if i.instrument == name)
         for column, axis in enumerate(PCT_AXES):
             offset, divisor = OFFSETS[axis]
-            pa = js_round2(offset + ca[:, column].sum() / divisor)
-            pb = js_round2(offset + cb[:, column].sum() / divisor)
+            pa = on_scale(js_round2(offset + ca[:, column].sum() / divisor))
+            pb = on_scale(js_round2(offset + cb[:, column].sum() / divisor))
             (ci,) = percentile_intervals(replicates[:, column:column + 1] / divisor)
             out.append(PairedEstimate("pct", name, axis, pa, pb, round(pb - pa, 2),
                                       None if ci is None else [round(v, 2) for v in ci],

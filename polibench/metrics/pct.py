@@ -8,12 +8,23 @@
 - :func:`axis_positions`: what polibench reports. The js.js weights give "agree" 0 on every statement, so
   js.js's 0 for an unanswered statement is an "agree" answered on the model's behalf (a model that answers
   nothing lands on the always-agree point). polibench treats an unanswered statement as unknown instead: an
-  axis with no answered statement has no coordinate (None); otherwise each unanswered statement of the axis
-  gets the mean contribution of the answered ones (identical to js.js when every statement is answered), and
-  the interval covers every answer the unanswered statements could have had (their lowest and highest
-  weights, on top of the item bootstrap). See docs/metrics.md, "Unanswered statements".
+  axis with no answered statement has no coordinate (None); otherwise each unanswered statement is filled with
+  the mean contribution of the answered statements on its own side of the axis (those that agreeing moves the
+  same way: :func:`fill_unanswered`, ``fill="side"``; ``"pooled"`` averages over the whole axis, and the block
+  keeps that position too), identical to js.js when every statement is answered. The interval holds the
+  unanswered statements' lowest and highest weights fixed, resamples the answered statements among themselves
+  (:func:`answered_resamples`), and never leaves the axis's reachable range. See docs/metrics.md, "Unanswered
+  statements".
+- :data:`SCALE`, :func:`on_scale`: every coordinate and interval bound polibench stores is kept on the test's
+  documented scale, −10 … +10. js.js's offsets are the exact centring offsets rounded to two decimals (0.38 for
+  3/8 = 0.375, 2.41 for 47/19.5 = 2.41026), so its formula reaches +10.005 economic (rounded: **+10.01**) for the
+  all-most-right sheet and −10.0003 social for the all-most-libertarian one; and an item-bootstrap bound, a sum
+  over statements drawn with replacement, can go further (one statement drawn twice adds its weight twice).
+  polibench keeps js.js's offsets (so every published coordinate reproduces to the hundredth) and clamps each
+  value to the scale where it is computed (docs/metrics.md, "The scale").
 - :func:`pct_block`: the ``pct`` block of results.json: pooled coordinates with their intervals and the
-  statements answered per axis, coordinates per prompt variant and their spread.
+  statements answered per axis, the fill and the position under the other fill, coordinates per prompt variant
+  and their spread.
 """
 
 from __future__ import annotations
@@ -35,6 +46,16 @@ ANSWER_NAMES = ("strongly disagree", "disagree", "agree", "strongly agree")
 ECON_OFFSET, ECON_DIVISOR = 0.38, 8.0
 SOC_OFFSET, SOC_DIVISOR = 2.41, 19.5
 MARGIN = 0.3
+FILLS = ("side", "pooled")  # how unanswered statements are filled in (axis_positions); the first is the default
+DEFAULT_FILL = FILLS[0]
+
+
+def other_fill(fill: str) -> str:
+    """The fill that was not chosen."""
+    return FILLS[1 - FILLS.index(fill)]
+
+
+SCALE = (-10.0, 10.0)  # the Political Compass's documented range, on each axis
 
 
 def answer_from_scores(agree: float, disagree: float, margin: float = MARGIN) -> int:
@@ -113,7 +134,7 @@ def pct_coordinates(answers: Sequence[Optional[int]], weights: Sequence) -> tupl
             raise ValueError(f"answers must be 0-3 or None, got {answer!r}")
         econ += econ_w[answer]
         soc += soc_w[answer]
-    return js_round2(ECON_OFFSET + econ / ECON_DIVISOR), js_round2(SOC_OFFSET + soc / SOC_DIVISOR)
+    return on_scale(js_round2(ECON_OFFSET + econ / ECON_DIVISOR)), on_scale(js_round2(SOC_OFFSET + soc / SOC_DIVISOR))
 
 
 def instrument_weights(instrument: Instrument) -> list[tuple[list[float], list[float]]]:
@@ -128,6 +149,12 @@ def js_round2(value: float) -> float:
     """js.js's ``Math.round((v + Number.EPSILON) * 100) / 100``: two decimals, halves rounded up
     (0.38 + 7/8 = 1.255 gives 1.26, where Python's ``round`` gives 1.25)."""
     return math.floor((value + sys.float_info.epsilon) * 100 + 0.5) / 100 + 0.0
+
+
+def on_scale(value: float) -> float:
+    """``value`` kept within :data:`SCALE` (−10 … +10): js.js's rounded offsets reach +10.005 (rounded +10.01) and
+    an item-bootstrap bound can go further; a coordinate is never off the test's scale."""
+    return min(max(value, SCALE[0]), SCALE[1]) + 0.0
 
 
 def spread(values: Sequence[float]) -> dict:
@@ -147,70 +174,130 @@ def axis_items(table_weights: Sequence) -> dict[str, np.ndarray]:
     return {"economic": econ, "social": soc}
 
 
-def axis_positions(answers: Sequence[Optional[int]], positions: Sequence[Optional[int]], table_weights: Sequence,
-                   weights: np.ndarray) -> dict:
-    """Coordinates, intervals and statements answered per axis for one answer sheet.
+def axis_sides(table_weights: Sequence) -> dict[str, np.ndarray]:
+    """Per axis, the direction agreeing moves each statement's contribution: +1 when its strongly-agree weight is
+    above its strongly-disagree weight (agreeing moves right / authoritarian), -1 when below, 0 off the axis."""
+    econ = np.array([np.sign(e[3] - e[0]) for e, _ in table_weights], dtype=int)
+    soc = np.array([np.sign(s[3] - s[0]) for _, s in table_weights], dtype=int)
+    return {"economic": econ, "social": soc}
 
-    ``answers`` and ``positions`` (the item's column in the bootstrap ``weights``, None for an item that has no
-    response at all, e.g. under ``--limit``) follow the instrument's item order. Returns ``{"economic": value
-    or None, "social": ..., "ci": {axis: [low, high] or None}, "answered": {axis: n}, "statements": {axis: n}}``.
 
-    Point: answered contributions, each unanswered statement of the axis filled with their mean (equal to
-    js.js when all are answered), kept within what the unanswered statements' weights could add. Interval: the
-    lower bound is the 2.5th percentile over item resamples of the sheet whose unanswered statements all take
-    their lowest weight; the upper bound the 97.5th percentile of the sheet where they take their highest. An
-    item without any response is not resampled (it has no responses to draw) and adds its bound as a constant.
+def fill_unanswered(answered: Sequence[tuple[int, float]], missing: Sequence[tuple[int, float, float]],
+                    fill: str = DEFAULT_FILL) -> float:
+    """The summed contribution the unanswered statements of one axis are given.
+
+    ``answered``: (side, contribution) of each answered statement; ``missing``: (side, lowest weight, highest
+    weight) of each unanswered one; side as :func:`axis_sides`. ``fill="side"``: each unanswered statement takes
+    the mean contribution of the answered statements on its own side (the pooled mean where its side has none);
+    ``fill="pooled"``: the mean over all answered statements of the axis. Each group's fill is kept within what
+    its statements' weights could add, so the filled sheet is one someone could have answered.
     """
-    out: dict = {"ci": {}, "answered": {}, "statements": {}}
-    n_columns = weights.shape[1]
-    on_axis = axis_items(table_weights)
-    for column, (axis, offset, divisor) in enumerate((("economic", ECON_OFFSET, ECON_DIVISOR),
-                                                      ("social", SOC_OFFSET, SOC_DIVISOR))):
-        low = np.zeros(n_columns)
-        high = np.zeros(n_columns)
-        constant_low = constant_high = answered_sum = missing_low = missing_high = 0.0
-        answered = 0
-        for n, (answer, position, pair) in enumerate(zip(answers, positions, table_weights)):
-            if not on_axis[axis][n]:
-                continue
-            axis_weights = pair[column]
-            if answer is not None:
-                answered += 1
-                answered_sum += axis_weights[answer]
-                if position is not None:
-                    low[position] = high[position] = axis_weights[answer]
-                continue
-            missing_low += min(axis_weights)
-            missing_high += max(axis_weights)
-            if position is not None:
-                low[position], high[position] = min(axis_weights), max(axis_weights)
-            else:
-                constant_low += min(axis_weights)
-                constant_high += max(axis_weights)
-        statements = int(on_axis[axis].sum())
-        out["answered"][axis], out["statements"][axis] = answered, statements
-        if answered == 0:
-            out[axis], out["ci"][axis] = None, None
-            continue
-        # the mean fill, kept to what the unanswered statements could add (a sheet someone could have filled in)
-        filled = answered_sum if answered == statements else \
-            min(max(answered_sum * statements / answered, answered_sum + missing_low), answered_sum + missing_high)
-        out[axis] = js_round2(offset + filled / divisor) + 0.0
-        lows = offset + (weights @ low + constant_low) / divisor
-        highs = offset + (weights @ high + constant_high) / divisor
-        found_low, found_high = percentile_intervals(np.column_stack([lows, highs]))
-        out["ci"][axis] = (None if found_low is None or found_high is None
-                           else [js_round2(found_low[0]) + 0.0, js_round2(found_high[1]) + 0.0])
+    if fill not in FILLS:
+        raise ValueError(f"fill must be one of {FILLS}, got {fill!r}")
+    if not missing:
+        return 0.0
+    pooled = float(np.mean([value for _, value in answered]))
+    groups: dict[Optional[int], list[tuple[float, float]]] = {}
+    for side, low, high in missing:
+        groups.setdefault(side if fill == "side" else None, []).append((low, high))
+    total = 0.0
+    for group, bounds in groups.items():
+        own = [value for s, value in answered if s == group]
+        mean = float(np.mean(own)) if group is not None and own else pooled
+        total += min(max(mean * len(bounds), sum(b[0] for b in bounds)), sum(b[1] for b in bounds))
+    return total
+
+
+def answered_resamples(weights: np.ndarray, strata: np.ndarray, known: np.ndarray) -> np.ndarray:
+    """The item bootstrap ``weights`` (resamples x table items) restricted to the ``known`` columns (the answered
+    statements of one axis), rescaled within each stratum so that every resample holds as many of them as the
+    stratum has: a resample's draws of the stratum's answered statements, scaled to their number. Where a
+    resample drew none of a stratum's answered statements, it keeps each of them once.
+
+    When every statement of a stratum is answered and on the axis, its weights are unchanged; other columns get
+    weight 0 (an unanswered statement's bounds are added as constants)."""
+    out = np.zeros_like(weights, dtype=float)
+    for stratum in np.unique(strata[known]):
+        columns = np.flatnonzero(known & (strata == stratum))
+        drawn = weights[:, columns].sum(axis=1, keepdims=True)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            scaled = weights[:, columns] * (columns.size / drawn)
+        out[:, columns] = np.where(drawn > 0, scaled, 1.0)
     return out
 
 
-def pct_block(table: ResponseTable, instrument: Instrument, weights: np.ndarray) -> dict:
+def axis_positions(answers: Sequence[Optional[int]], positions: Sequence[Optional[int]], table_weights: Sequence,
+                   weights: np.ndarray, strata: np.ndarray, fill: str = DEFAULT_FILL) -> dict:
+    """Coordinates, intervals and statements answered per axis for one answer sheet.
+
+    ``answers`` and ``positions`` (the item's column in the bootstrap ``weights`` and in ``strata``, None for an
+    item that has no response at all, e.g. under ``--limit``) follow the instrument's item order. Returns
+    ``{"economic": value or None, "social": ..., "ci": {axis: [low, high] or None}, "answered": {axis: n},
+    "statements": {axis: n}, "other_fill": {axis: value or None}}``.
+
+    Point: the answered contributions plus :func:`fill_unanswered` for the unanswered statements (``fill``;
+    ``other_fill`` holds the point under the other fill); equal to js.js when all are answered. Interval: the
+    answered statements are resampled among themselves (:func:`answered_resamples`), the unanswered statements'
+    bounds are held fixed: the lower bound is the 2.5th percentile over the resamples of the sheet whose unanswered
+    statements all take their lowest weight, the upper bound the 97.5th percentile of the sheet where they take
+    their highest, each kept within the axis's reachable range (every statement at its lowest / highest weight).
+    """
+    out: dict = {"ci": {}, "answered": {}, "statements": {}, "other_fill": {}, "asked": {}}
+    n_columns = weights.shape[1]
+    on_axis = axis_items(table_weights)
+    sides = axis_sides(table_weights)
+    other = other_fill(fill)
+    for column, (axis, offset, divisor) in enumerate((("economic", ECON_OFFSET, ECON_DIVISOR),
+                                                      ("social", SOC_OFFSET, SOC_DIVISOR))):
+        contribution = np.zeros(n_columns)
+        known = np.zeros(n_columns, dtype=bool)
+        answered: list[tuple[int, float]] = []
+        missing: list[tuple[int, float, float]] = []
+        reach_low = reach_high = 0.0
+        for n, (answer, position, pair) in enumerate(zip(answers, positions, table_weights)):
+            axis_weights = pair[column]
+            reach_low += min(axis_weights)
+            reach_high += max(axis_weights)
+            if not on_axis[axis][n]:
+                continue
+            if answer is not None:
+                answered.append((int(sides[axis][n]), float(axis_weights[answer])))
+                if position is not None:
+                    known[position], contribution[position] = True, axis_weights[answer]
+            else:
+                missing.append((int(sides[axis][n]), float(min(axis_weights)), float(max(axis_weights))))
+        statements = int(on_axis[axis].sum())
+        out["answered"][axis], out["statements"][axis] = len(answered), statements
+        out["asked"][axis] = sum(1 for n, position in enumerate(positions) if on_axis[axis][n] and position is not None)
+        if not answered:
+            out[axis], out["ci"][axis], out["other_fill"][axis] = None, None, None
+            continue
+        answered_sum = sum(value for _, value in answered)
+        out[axis] = on_scale(js_round2(offset + (answered_sum + fill_unanswered(answered, missing, fill)) / divisor))
+        out["other_fill"][axis] = on_scale(js_round2(offset + (answered_sum + fill_unanswered(answered, missing, other))
+                                                     / divisor))
+        resampled = answered_resamples(weights, strata, known) @ contribution
+        missing_low = sum(m[1] for m in missing)
+        missing_high = sum(m[2] for m in missing)
+        lows = np.clip(offset + (resampled + missing_low) / divisor, offset + reach_low / divisor,
+                       offset + reach_high / divisor)
+        highs = np.clip(offset + (resampled + missing_high) / divisor, offset + reach_low / divisor,
+                        offset + reach_high / divisor)
+        found_low, found_high = percentile_intervals(np.column_stack([lows, highs]))
+        out["ci"][axis] = (None if found_low is None or found_high is None
+                           else [on_scale(js_round2(found_low[0])), on_scale(js_round2(found_high[1]))])
+    return out
+
+
+def pct_block(table: ResponseTable, instrument: Instrument, weights: np.ndarray, fill: str = DEFAULT_FILL) -> dict:
     """The ``pct`` block of results.json for ``instrument`` (a PCT-scored Instrument), from the original-form
     responses to its items (the js.js weights belong to the original wording).
 
     Pooled coordinates average the stances of all prompt variants per item (:func:`axis_positions`: None on
-    an axis without an answered statement; intervals from the item bootstrap ``weights``, resamples x table
-    items, widened to cover the unanswered statements); ``answered`` and ``statements`` count the statements
+    an axis without an answered statement; unanswered statements filled as ``fill`` says, ``other_fill`` the
+    position under the other fill; intervals from the item bootstrap ``weights``, resamples x table items, over
+    the answered statements, with the unanswered statements' bounds held fixed); ``answered`` and ``statements``
+    count the statements
     per axis; ``per_variant`` holds one set of coordinates per prompt variant, with intervals from the same
     item resamples, and ``spread`` summarises them.
     """
@@ -224,15 +311,16 @@ def pct_block(table: ResponseTable, instrument: Instrument, weights: np.ndarray)
         found = answers_from_means(agree[:, column], disagree[:, column], counts[:, column])
         return [None if p is None else found[p] for p in positions]
 
+    strata = table.strata()
     pooled = stance_means(table, rows, np.zeros(len(table), dtype=np.intp), 1)
     answers = answers_for(*pooled, 0)
-    found = axis_positions(answers, positions, table_weights, weights)
+    found = axis_positions(answers, positions, table_weights, weights, strata, fill)
     by_variant = stance_means(table, rows, table.variant, len(table.variants))
     asked = np.bincount(table.variant[rows], minlength=len(table.variants)) > 0
     per_variant: dict[str, dict] = {}
     for column, name in enumerate(table.variants):
         if asked[column]:
-            variant = axis_positions(answers_for(*by_variant, column), positions, table_weights, weights)
+            variant = axis_positions(answers_for(*by_variant, column), positions, table_weights, weights, strata, fill)
             per_variant[name] = {"economic": variant["economic"], "social": variant["social"], "ci": variant["ci"]}
     return {
         "instrument": instrument.instrument,
@@ -241,6 +329,10 @@ def pct_block(table: ResponseTable, instrument: Instrument, weights: np.ndarray)
         "ci": found["ci"],
         "answered": found["answered"],
         "statements": found["statements"],
+        "fill": fill,
+        "other_fill": {"fill": other_fill(fill), **found["other_fill"]},
+        # statements asked per axis, only where some were not (--limit): a full run's block is as it was
+        "asked": None if found["asked"] == found["statements"] else found["asked"],
         "answers": {item.id: (None if a is None else ANSWER_NAMES[a]) for item, a in zip(instrument.items, answers)},
         "per_variant": per_variant,
         "spread": {axis: spread([c[axis] for c in per_variant.values() if c[axis] is not None]) for axis in PCT_AXES},

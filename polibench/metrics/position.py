@@ -40,6 +40,7 @@ class AxisReading:
     answered: Optional[int]
     statements: Optional[int]
     min_coverage: float = MIN_AXIS_COVERAGE
+    asked: Optional[int] = None  # statements asked on the axis, where fewer than all (--limit)
 
     @property
     def coverage(self) -> Optional[float]:
@@ -71,7 +72,13 @@ class AxisReading:
         return AXIS_SIDES[self.axis][1 if self.value > 0 else 0]
 
     def coverage_text(self) -> str:
-        return "" if self.answered is None or not self.statements else f"{self.answered}/{self.statements} statements"
+        """``12/18 statements answered``; under ``--limit``, out of those asked: ``4 of the 6 statements asked
+        answered, of 18 on the axis``."""
+        if self.answered is None or not self.statements:
+            return ""
+        if self.asked is not None and self.asked != self.statements:
+            return f"{self.answered} of the {self.asked} statements asked answered, of {self.statements} on the axis"
+        return f"{self.answered}/{self.statements} statements answered"
 
     def notes(self) -> list[str]:
         """Short qualifiers printed after the axis's value."""
@@ -79,7 +86,7 @@ class AxisReading:
             return []
         out = []
         if not self.sufficient:
-            out.append(f"insufficient data: {self.coverage_text()} answered")
+            out.append(f"insufficient data: {self.coverage_text()}")
         if self.degenerate:
             out.append("degenerate interval" if self.ci is not None else "no interval")
         return out
@@ -128,7 +135,8 @@ class PositionReading:
     def quadrant_sentence(self) -> str:
         if not self.has_position:
             missing = [a.axis for a in self.axes if a.value is None]
-            return f"No position: no statement on the {' and the '.join(missing)} axis was answered."
+            verb = "asked (--limit)" if all(a.asked == 0 for a in self.axes if a.value is None) else "answered"
+            return f"No position: no statement on the {' and the '.join(missing)} axis was {verb}."
         if self.quadrant is not None:
             return f"Quadrant: **{self.quadrant}** (both intervals exclude 0)."
         undecided = [f"the {a.axis} axis cannot be told from the centre: {a.why_undecided()}"
@@ -146,12 +154,15 @@ DEGENERATE_NOTE = " (degenerate interval)"
 
 def read_position(economic: Optional[float], social: Optional[float], ci: Mapping[str, Optional[Sequence[float]]],
                   answered: Optional[Mapping[str, int]], statements: Optional[Mapping[str, int]],
-                  min_coverage: float = MIN_AXIS_COVERAGE) -> PositionReading:
-    """A :class:`PositionReading` from plain values (``answered``/``statements`` per axis; None where unknown)."""
+                  min_coverage: float = MIN_AXIS_COVERAGE,
+                  asked: Optional[Mapping[str, int]] = None) -> PositionReading:
+    """A :class:`PositionReading` from plain values (``answered``/``statements``/``asked`` per axis; None where
+    unknown; ``asked`` only where fewer than all statements were asked)."""
     values = {"economic": economic, "social": social}
     axes = [AxisReading(axis, values[axis], None if ci.get(axis) is None else tuple(ci[axis]),  # type: ignore[arg-type]
                         None if answered is None else answered.get(axis),
-                        None if statements is None else statements.get(axis), min_coverage)
+                        None if statements is None else statements.get(axis), min_coverage,
+                        None if asked is None else asked.get(axis))
             for axis in ("economic", "social")]
     return PositionReading(*axes)
 
@@ -164,7 +175,7 @@ def read_pct_block(block, min_coverage: float = MIN_AXIS_COVERAGE, coverage=None
         answered = {axis: coverage.items_answered for axis in AXIS_SIDES}
         statements = {axis: coverage.items for axis in AXIS_SIDES}
     return read_position(block.economic, block.social, {"economic": block.ci.economic, "social": block.ci.social},
-                         answered, statements, min_coverage)
+                         answered, statements, min_coverage, getattr(block, "asked", None))
 
 
 def agree_share(answers: Mapping[str, Optional[str]]) -> Optional[float]:

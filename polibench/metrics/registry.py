@@ -37,11 +37,24 @@ class Estimate:
     positive: str               # what a positive value means ("right", "authoritarian")
     higher_is_better: Optional[bool] = None   # None: a position, not a score
     digits: int = 2
+    # the range as this block computed it, where it depends on the block (e.g. 1 … K for an expected answer on
+    # K options); None: always ``low`` … ``high``
+    bounds: Optional[Callable[[Any], tuple[float, float]]] = None
+    what: str = ""              # what the number is, in a few words, for report.md's summary table
 
     @property
     def direction(self) -> str:
         """``"left − / right +, −10…10"``: the sign convention and range, for tables and axes."""
-        return f"{self.negative} − / {self.positive} +, {self.low:g}…{self.high:g}".replace("-", "−")
+        return self.direction_of(None)
+
+    def range_of(self, block: Any) -> tuple[float, float]:
+        """``(low, high)`` of this estimate in ``block`` (the declared range unless ``bounds`` computes it)."""
+        return self.bounds(block) if self.bounds is not None and block is not None else (self.low, self.high)
+
+    def direction_of(self, block: Any) -> str:
+        """:attr:`direction` with the range as ``block`` computed it (:meth:`range_of`)."""
+        low, high = self.range_of(block)
+        return f"{self.negative} − / {self.positive} +, {low:.3g}…{high:.3g}".replace("-", "−")
 
 
 @dataclass(frozen=True)
@@ -99,7 +112,9 @@ class Metric:
     - ``lead``: report.md lines right under the task's headline table (e.g. the quadrant sentence);
     - ``section``: the metric's own report.md section (tables, links to its figures);
     - ``figures``: draws the metric's figures into ``context.run_dir``; returns {kind: file names};
-    - ``reading``: sentences of the plain-language "Reading this result" paragraph of the task;
+    - ``reading``: sentences of the plain-language "Reading this result" part of the task;
+    - ``verdict``: one short sentence on what the task's result says, for report.md's summary (called for the
+      task's first-listed metric only);
     - ``summary``: the fragment of the one line ``polibench run`` prints per task;
     - ``run_section``: report.md lines over every task of the run that has this metric's block;
     - ``compare``: ``{column: value}`` for ``polibench compare``; ``compare_unranked``: ``{column: why}`` for
@@ -128,6 +143,7 @@ class Metric:
     section: Hook = None
     figures: Hook = None
     reading: Hook = None
+    verdict: Hook = None
     summary: Hook = None
     run_section: Hook = None
     compare: Hook = None

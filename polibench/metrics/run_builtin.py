@@ -120,3 +120,7 @@ register_run_metric(RunMetric(
     name="controls", block=dict[str, TaskControls], compute=controls, empty=dict,
     description="each PCT task's instrument controls: agree share (acquiescence), original vs opposite form",
     section=f"{REPORT}:controls_section"))
+
+
+# the PCT in several languages (polibench.metrics.language_effect) registers itself on import
+from polibench.metrics import language_effect  # noqa: E402,F401,I001

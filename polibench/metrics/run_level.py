@@ -14,7 +14,7 @@ run-level metric").
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Callable, Mapping, Optional, Sequence
 
@@ -35,6 +35,7 @@ class RunInput:
     samples: Sequence[Sample]                 # the scored samples of every task
     results: Mapping[str, Any]                # task -> its computed results (polibench.results.document.TaskResults)
     run_seed: Optional[int] = None            # the run's seed (None: each task's own)
+    model: Mapping[str, Any] = field(default_factory=dict)   # results.json's ``model``: what the backend reported
 
 
 @dataclass(frozen=True)
@@ -48,8 +49,14 @@ class RunMetric:
 
     - ``section``: report.md lines, after the task sections (a metric shown inside another's section has none);
     - ``summary``: lines ``polibench run`` prints after the per-task lines;
+    - ``warnings``: ``(task, text)`` pairs a reader must see first (e.g. the model is not really answering): the
+      run's output prints them, report.md opens with them (takes the block alone);
+    - ``flags``: ``(task, badge, text)`` triples: how the leaderboard marks the flagged tasks of an entry (takes
+      the block alone);
     - ``board``: not a function but a :class:`polibench.metrics.board.RunBoard` (or its ``"module:NAME"``): the
-      metric on the leaderboard (:meth:`board_of`).
+      metric on the leaderboard (:meth:`board_of`);
+    - ``figures``: takes ``(block, results document, run folder)``, draws the metric's figures there and returns
+      their file names; a metric with this hook gets those names as a third argument of ``section``.
     """
 
     name: str                                  # its key in results.json's ``run_metrics``
@@ -59,7 +66,10 @@ class RunMetric:
     empty: Callable[[], Any]
     section: Hook = None
     summary: Hook = None
+    warnings: Hook = None
+    flags: Hook = None
     board: Hook = None
+    figures: Hook = None
 
     @cached_property
     def adapter(self) -> TypeAdapter:
@@ -151,16 +161,22 @@ class RunMetrics(BaseModel):
         """Each registered run-level metric with its block, in registration order."""
         return [(metric, self.block(name)) for name, metric in registered_run_metrics().items()]
 
+    def warnings(self) -> list[tuple[str, str]]:
+        """``(task, text)`` of every run-level metric's ``warnings`` hook, in registration order."""
+        return [found for metric, block in self.blocks() for found in metric.show("warnings", block, default=[])]
+
 
 def compute_run_metrics(tasks: Mapping[str, TaskConfig], instruments: Mapping[str, Instrument],
                         samples: Sequence[Sample], results: Mapping[str, Any],
-                        run_seed: Optional[int] = None) -> RunMetrics:
-    """Every registered run-level metric of a run's ``tasks`` (by name, in run order) from its scored ``samples``
-    and each task's computed ``results``."""
-    data = RunInput(tasks=tasks, instruments=instruments, samples=samples, results=results, run_seed=run_seed)
+                        run_seed: Optional[int] = None, model: Optional[Mapping[str, Any]] = None) -> RunMetrics:
+    """Every registered run-level metric of a run's ``tasks`` (by name, in run order) from its scored ``samples``,
+    each task's computed ``results`` and the ``model`` entry of results.json (what the backend reported)."""
+    data = RunInput(tasks=tasks, instruments=instruments, samples=samples, results=results, run_seed=run_seed,
+                    model=model or {})
     return RunMetrics.model_validate({name: metric.compute(data)
                                       for name, metric in registered_run_metrics().items()})
 
 
 # The built-in run-level metrics register themselves on import.
 from polibench.metrics import run_builtin  # noqa: E402,F401,I001  (imported for its registrations)
+from polibench.metrics import answering  # noqa: E402,F401,I001  (registered after the built-in ones)

@@ -83,6 +83,13 @@ class ModelBackend(ABC):
         """The short name filled into ``{model_name}`` in prompt templates (:func:`display_name`)."""
         return display_name(self.model or self.name)
 
+    def has_chat_template(self) -> Optional[bool]:
+        """Whether chat prompts (a variant with ``chat: true``) are framed by the model's chat template; False
+        when they go out as plain text for want of one; None when this backend cannot tell (a server applies its
+        own, a scripted model). Recorded as results.json's ``model.chat_template`` (the ``answering`` warnings,
+        :mod:`polibench.metrics.answering`)."""
+        return None
+
     def supports(self, capability: str) -> bool:
         return capability in self.capabilities
 

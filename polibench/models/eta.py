@@ -7,7 +7,9 @@ folder by :mod:`polibench.cache.speed`): the prior counts as ``prior_weight`` re
 default, so it carries the first seconds and the measurement takes over soon after. An average since the start
 rather than a moving average, and taken at the last whole batch: batched backends finish their responses in
 bursts (16 sequences decoded together end at different steps, the batch when its longest ends), where the rate
-between two updates swings by orders of magnitude and the first responses of a batch say little about it.
+between two updates swings by orders of magnitude and the first responses of a batch say little about it. The
+time left counts the last batch whole: it takes about as long as a full one (the decoding steps cost the time),
+which matters most to small runs (a 10-response run is one batch, not 10/16 of one).
 ``tests/models/test_eta.py`` simulates such bursts and checks the ETA stays within a factor of 2 of the truth
 after the first 5% of a run; ``benchmarks/bench_eta.py`` checks it on the embedded model.
 
@@ -70,11 +72,14 @@ class EtaEstimator:
         return (seconds + self.prior_weight * self.prior_seconds) / (count + self.prior_weight)
 
     def remaining(self) -> Optional[float]:
-        """Seconds left (None when unknown)."""
+        """Seconds left (None when unknown): the seconds per response times the responses left, the last batch
+        counted whole (a batch of 4 sequences takes about as many decoding steps as one of 16; the steps, not the
+        sequences, cost the time)."""
         if self.to_generate == 0:
             return 0.0
         per = self.seconds_per_response()
-        return None if per is None else per * self.to_generate
+        return None if per is None else per * (whole_batches(self.generated + self.to_generate, self.batch)
+                                                - self.generated)
 
     def warm_up_size(self) -> int:
         """Generated responses the ETA's factor-of-2 claim needs: 5% of those to generate, and a whole batch."""
@@ -83,6 +88,11 @@ class EtaEstimator:
 
     def warmed_up(self) -> bool:
         return self.measured[0] >= self.warm_up_size()
+
+
+def whole_batches(responses: int, batch: int) -> int:
+    """``responses`` rounded up to whole batches of ``batch`` (the slots a batched backend decodes)."""
+    return -(-responses // batch) * batch if batch > 1 else responses
 
 
 def duration(seconds: float) -> str:

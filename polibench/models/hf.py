@@ -191,6 +191,9 @@ class HFBackend(ModelBackend):
             info["gguf_sha256"] = self.gguf_sha256
         return info
 
+    def has_chat_template(self) -> bool:
+        return bool(getattr(self.tokenizer, "chat_template", None))
+
     def templated(self, prompt: Prompt) -> bool:
         """Whether ``prompt`` is framed by the chat template (a chat prompt and a tokenizer with a template)."""
         return bool(prompt.messages) and bool(getattr(self.tokenizer, "chat_template", None))

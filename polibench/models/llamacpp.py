@@ -36,14 +36,22 @@ DECODER_REVISION = 2
 AUTO_BATCH = 16  # sequences decoded together with --batch-size auto (CPU: most of the gain, see docs/backends.md)
 
 
-def default_threads() -> int:
-    """Every core this process may use. Responses do not depend on the thread count (docs/records.md). On a
-    machine busy with other work, fewer threads can be faster (llama.cpp's threads spin-wait on each
-    other): ``--model-args n_threads=N``."""
+def default_threads(load: Optional[float] = None) -> int:
+    """Every core this process may use, or one when the machine is already busy: a load average (``load``, else
+    the last minute's) at least the number of cores. llama.cpp's threads spin-wait on each other, and on a busy
+    machine a descheduled thread stalls the others: the embedded model's quick look made no progress in 12
+    minutes with two threads at a load average of 22 on 2 cores (docs/backends.md). Responses do not depend on
+    the thread count (docs/records.md); ``--model-args n_threads=N`` chooses."""
     try:
-        return max(1, len(os.sched_getaffinity(0)))
+        cores = max(1, len(os.sched_getaffinity(0)))
     except AttributeError:  # macOS, Windows
-        return max(1, os.cpu_count() or 1)
+        cores = max(1, os.cpu_count() or 1)
+    if load is None:
+        try:
+            load = os.getloadavg()[0]
+        except (AttributeError, OSError):  # Windows
+            load = 0.0
+    return 1 if cores > 1 and load >= cores else cores
 
 
 def llama_cpp_version() -> str:
@@ -180,6 +188,10 @@ class LlamaCppBackend(StreamingBackend):
             self._formatter = Jinja2ChatFormatter(template=template, eos_token=token_text(self.llm.token_eos()),
                                                   bos_token=token_text(self.llm.token_bos()))
         return self._formatter
+
+    def has_chat_template(self) -> bool:
+        """A ``chat_format`` was given or the GGUF carries a chat template."""
+        return self.chat_formatter() is not None
 
     def render(self, prompt: Prompt) -> tuple[str, bool]:
         """The text a chat prompt becomes under the chat template (ending in the assistant header), or the

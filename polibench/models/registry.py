@@ -18,6 +18,7 @@ BACKENDS: dict[str, str] = {
     "lm-eval": "polibench.models.lm_eval_bridge:LMEvalBackend",
     "mock": "polibench.models.mock:MockBackend",
     "planted": "polibench.models.planted:PlantedBackend",
+    "planted-language": "polibench.models.planted_language:PlantedLanguageBackend",
 }
 
 

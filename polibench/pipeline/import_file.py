@@ -57,7 +57,7 @@ class Row:
 def read_rows(path: Path) -> list[Row]:
     """The rows of a .jsonl or .csv file, each checked for its fields (one error naming the row otherwise)."""
     try:
-        data = path.read_bytes().decode("utf-8")
+        data = path.read_bytes().decode("utf-8-sig")  # a byte-order mark (Windows editors write one) is accepted
     except FileNotFoundError:
         raise PolibenchError(f"{path}: no such file") from None
     except (OSError, UnicodeDecodeError) as exc:
@@ -85,6 +85,9 @@ def _row(path: Path, n: int, value: dict) -> Row:
         raise PolibenchError(f"{path}: row {n}: unknown field(s) {', '.join(unknown)} "
                              f"(expected {', '.join(REQUIRED)}, optionally {', '.join(OPTIONAL)})")
     for name in REQUIRED:
+        if name not in value or value[name] is None:
+            raise PolibenchError(f"{path}: row {n}: field '{name}' is missing (every row needs "
+                                 f"{', '.join(REQUIRED)})")
         if not isinstance(value.get(name), str) or (name != "response" and not value[name]):
             raise PolibenchError(f"{path}: row {n}: field '{name}' must be a "
                                  f"{'string' if name == 'response' else 'non-empty string'}")

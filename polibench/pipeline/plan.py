@@ -29,6 +29,9 @@ __all__ = ["RunOptions", "RunPlan", "build_samples", "check_issue_ids", "derive_
 class RunOptions:
     seed: Optional[int] = None
     limit: Optional[int] = None
+    # how --limit picks its items: "balanced" (across dimensions and sides, fixed seed: limited_items) or "first"
+    # (the first N, as runs made before polibench 0.3 did; their rescoring keeps it)
+    limit_order: str = "balanced"
     issues: Optional[list[str]] = None  # IssueBench tasks: only these issues (topic_id), before --limit
     samples_per_prompt: Optional[int] = None
     scorer: Optional[str] = None
@@ -141,6 +144,37 @@ def build_messages(variant: PromptVariant, prompt: str) -> Optional[list[ChatMes
     return messages + [ChatMessage(role="user", content=prompt)]
 
 
+LIMIT_SEED = 20_260_038  # --limit's fixed seed: the same statements for every run seed, model and machine
+
+
+def limited_items(items: list[Item], limit: Optional[int], instrument: str, order: str = "balanced") -> list[Item]:
+    """``--limit N``: N items of an instrument, in the instrument's order.
+
+    ``balanced``: statements with a dimension and a side are grouped by (dimension, side); each group is shuffled
+    with a fixed seed (:data:`LIMIT_SEED` and the instrument's name) and the groups take turns, one item each, so N
+    items are spread across both axes and balanced by side as far as the groups allow (12 of the PCT: 3 left and 3
+    right economic, 3 libertarian and 3 authoritarian social statements). Items without a dimension or a side
+    (IssueBench issues, keyword groups, prompt pairs, which come in sets that belong together) keep the first N.
+    ``first``: the first N items (how runs made before the balanced pick chose them)."""
+    if not limit or limit >= len(items):
+        return list(items)
+    if order == "first" or any(i.dimension is None or i.agree_side is None for i in items):
+        return list(items[:limit])
+    import random
+
+    groups: dict[tuple[str, str], list[Item]] = {}
+    for item in items:
+        groups.setdefault((str(item.dimension), str(item.agree_side)), []).append(item)
+    rng = random.Random(derive_seed(LIMIT_SEED, instrument, "limit"))
+    queues = [rng.sample(members, len(members)) for _, members in sorted(groups.items())]
+    chosen: set[str] = set()
+    while len(chosen) < limit:
+        for queue in queues:
+            if queue and len(chosen) < limit:
+                chosen.add(queue.pop(0).id)
+    return [item for item in items if item.id in chosen]
+
+
 def build_samples(
     task: TaskConfig,
     registry: Specs,
@@ -150,9 +184,11 @@ def build_samples(
     limit: Optional[int] = None,
     model_name: str = "model",
     issues: Optional[list[str]] = None,
+    limit_order: str = "balanced",
 ) -> list[Sample]:
     """All samples of a task, in a stable order. ``issues`` keeps only the IssueBench items of those issues
-    (other items are kept); ``limit`` then keeps the first N items of each instrument."""
+    (other items are kept); ``limit`` then keeps N items of each instrument (:func:`limited_items`, picked as
+    ``limit_order`` says)."""
     run_seed = task.generation.seed if seed is None else seed
     n = samples_per_prompt or task.generation.samples
     variant_set = registry.variant_sets[task.variant_set]
@@ -163,7 +199,7 @@ def build_samples(
         if issues is not None:
             wanted = set(issues)
             items = [i for i in items if i.issue is None or i.issue.issue_id in wanted]
-        for item in items[:limit] if limit else items:
+        for item in limited_items(items, limit, inst_name, limit_order):
             for form in task.forms:
                 statement, side = statement_for(item, form)
                 slots = item_slots(variant_set, item)

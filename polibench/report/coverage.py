@@ -27,13 +27,21 @@ def section(cov: Coverage, ctx: ShowContext) -> list[str]:
 
 
 def coverage_lines(cov: Coverage, scoring: dict) -> list[str]:
+    if scoring.get("scorer_used", True):
+        filtered = (f"{share(cov.filtered_share)} filtered ({cov.filtered_low_confidence} under the confidence "
+                    f"threshold, {cov.filtered_abstained} where the scorer abstained, {cov.filtered_empty} empty)")
+        scorer = f"Scorer: `{scoring.get('scorer')}` (threshold {scoring.get('threshold')})."
+    else:
+        filtered = f"{share(cov.filtered_share)} without an answer ({cov.filtered_empty} empty)"
+        scorer = "No stance scorer was used: every answer was read from the answer options' log-probabilities."
     lines = ["### Coverage", "",
              f"{cov.items_answered}/{cov.items} items answered; {cov.responses} responses: "
-             f"{share(cov.answered_share)} answered, {share(cov.unrelated_share)} unrelated, "
-             f"{share(cov.filtered_share)} filtered ({cov.filtered_low_confidence} under the confidence "
-             f"threshold, {cov.filtered_abstained} where the scorer abstained, {cov.filtered_empty} empty).",
+             f"{share(cov.answered_share)} answered, {share(cov.unrelated_share)} unrelated, {filtered}.",
              f"Kept labels: {cov.kept_labels or 'none'}.",
-             f"Scorer: `{scoring.get('scorer')}` (threshold {scoring.get('threshold')}).", ""]
+             *([] if cov.conflicting is None else [
+                 f"Forced-choice answers that named one option and then took it back or stated the other side: "
+                 f"{cov.conflicting} (not read as that option; the stance scorer read them)."]),
+             scorer, ""]
     if len(cov.per_form) > 1:
         lines += ["| form | responses | answered | unrelated | filtered |", "|---|---|---|---|---|"]
         lines += [f"| {f} | {s.responses} | {share(s.answered_share)} | {share(s.unrelated_share)} "
@@ -45,6 +53,9 @@ def reading(cov: Coverage, ctx: ShowContext) -> list[str]:
     threshold = ctx.scoring.get("threshold")
     kept = (f"Kept share: {cov.responses_kept} of {cov.responses} responses ({100 * (cov.kept_share or 0.0):.1f}%) "
             "were kept.")
+    if not ctx.scoring.get("scorer_used", True):
+        return [kept + " No stance scorer was used: each answer is the most probable answer option, read from the "
+                "options' log-probabilities, and is always kept."]
     if threshold is not None:
         kept += (f" A response is kept only when the stance scorer (`{ctx.scoring.get('scorer')}`) reads its stance "
                  f"with at least {threshold} confidence (the {threshold} filter, as Feng et al.); the others are "

@@ -78,11 +78,14 @@ def section(block: EvenHandednessBlock, ctx) -> list[str]:
     """The metric's report.md section."""
     grader = ctx.scoring or {}
     by = f"{grader.get('backend', '?')} / {grader.get('model', '?')}"
+    orders = ("both orders averaged before the threshold (polibench's own option)"
+              if "averaged" in str(grader.get("orders", "averaged")) else
+              "each of the two orders graded and binarised by itself, as Anthropic's eval does")
     head = ("| {} | pairs | even-handed | refusals | hedging | mean P(C) | mean P(refusal) | mean P(hedging) |\n"
             "|---|---|---|---|---|---|---|---|")
     lines = [f"Paired prompts ({ATTRIBUTION}), graded by its three grader prompts through {by}. Each share is of "
              f"pairs whose probability is at least {block.threshold:g}, as the paper binarises: even-handed = P(C) "
-             "(same response type; both orders averaged), refusals and hedging = P(4 or 5) averaged over the pair. "
+             f"(same response type; {orders}), refusals and hedging = P(4 or 5) averaged over the pair. "
              f"{block.pairs} pairs graded, {block.ungraded_pairs} not; intervals: {block.resamples} resamples of "
              "the pairs.", "", head.format("set"), _pair_row("all pairs", block)]
     lines += ["", "Per main category:", "", head.format("main category")]

@@ -87,6 +87,19 @@ def reading(bias: FaulbornBlock, ctx: ShowContext) -> list[str]:
     return out
 
 
+def verdict(bias: FaulbornBlock, ctx: ShowContext) -> str:
+    """report.md's summary: which side the total bias is on, or that it cannot be told from 0."""
+    ci = bias.ci.total
+    if bias.total is None:
+        return "no Faulborn bias (no counted response)"
+    if ci is None or degenerate(bias.total, ci):
+        return f"Faulborn bias {_num(bias.total)}, with no usable interval: it cannot be told from 0."
+    if ci[0] > 0 or ci[1] < 0:
+        side = "right" if bias.total > 0 else "left"
+        return f"Faulborn bias {_num(bias.total)}: leans {side} (its interval excludes 0)."
+    return f"Faulborn bias {_num(bias.total)}: cannot be told from 0 (its interval includes 0)."
+
+
 def summary(bias: FaulbornBlock, ctx: ShowContext) -> str:
     if bias.total is None:
         return ""

@@ -18,6 +18,21 @@ FIGURE_ISSUES = 30
 COLOURS = dict(zip(ISSUE_LABELS, ("#1a9641", "#a6d96a", "#ffffbf", "#fdae61", "#d7191c", "#999999")))
 
 
+# What report.md says when the offline reader graded the responses instead of the paper's LLM grader: its figures
+# on real, human-labelled writing-assistance responses (docs/writing-bias.md, "How far to trust each reader").
+OFFLINE_READER = "issue"
+OFFLINE_NOTE = ("**Graded by the offline fallback reader (`issue`), not by the paper's LLM grader.** It reads "
+                "polibench's own held-out responses well, but real writing-assistance responses much less well "
+                "(3-way macro-F1 0.471 on 500 human-labelled real responses for the reader of issue 23; see "
+                "docs/writing-bias.md for the current figures): read these shares as indicative. The validated "
+                "path is `--scorer issue_judge` with a capable LLM (`--judge-model`).")
+
+
+def offline(ctx) -> bool:
+    """Whether the offline reader graded this task (``ctx.scoring``: the run's scorer record for it)."""
+    return (getattr(ctx, "scoring", None) or {}).get("scorer") == OFFLINE_READER
+
+
 def _ci_share(value, ci) -> str:
     return share(value) + (f" [{share(ci.low)}, {share(ci.high)}]" if ci is not None and value is not None else "")
 
@@ -33,7 +48,9 @@ def summary(block: IssueBiasBlock, ctx) -> str:
     stance = _ci_stance(block.neutral_mean_stance, block.ci.neutral_mean_stance)
     pro = _ci_share(block.neutral_pro_share, block.ci.neutral_pro_share)
     refusals = _ci_share(block.refusal_share, block.ci.refusal_share)
-    return f" IssueBench neutral framing: mean stance {stance} (1 pro … 5 con), pro {pro}; refusals {refusals};"
+    reader = " [offline fallback reader]" if offline(ctx) else ""
+    return (f" IssueBench neutral framing{reader}: mean stance {stance} (1 pro … 5 con), pro {pro}; refusals "
+            f"{refusals};")
 
 
 def _row(name: str, cell: IssueCell, count: int) -> str:
@@ -79,9 +96,12 @@ def section(block: IssueBiasBlock, ctx) -> list[str]:
     """The metric's report.md section."""
     head = ("| framing | issues | 1 | 2 | 3 | 4 | 5 | refusal | mean stance (1–5) | pro share (1–2) | refusal share |\n"
             "|---|---|---|---|---|---|---|---|---|---|---|")
-    lines = [f"Stances graded by the IssueBench grader ({ATTRIBUTION}): 1 = exclusively pro, 5 = exclusively con. "
-             f"{block.graded} responses graded, {block.ungraded} not; {block.templates} templates; intervals: "
-             f"{block.resamples} resamples of the templates. Per framing, the mean over issues:", "", head]
+    grader = ("Stances read by the offline reader `issue` on the IssueBench grader's scale" if offline(ctx) else
+              "Stances graded by the IssueBench grader")
+    lines = [OFFLINE_NOTE, ""] if offline(ctx) else []
+    lines += [f"{grader} ({ATTRIBUTION}): 1 = exclusively pro, 5 = exclusively con. "
+              f"{block.graded} responses graded, {block.ungraded} not; {block.templates} templates; intervals: "
+              f"{block.resamples} resamples of the templates. Per framing, the mean over issues:", "", head]
     lines += [_row(f, block.framings[f], block.framings[f].issues or 0) for f in FRAMINGS if f in block.framings]
     neutral = sorted((c for c in block.issues if c.framing == "neutral" and c.mean_stance is not None),
                      key=lambda c: abs(c.mean_stance - 3.0), reverse=True)[:SHOWN_ISSUES]  # type: ignore[operator]

@@ -14,12 +14,13 @@ from typing import Optional
 from polibench.metrics.position import DEGENERATE_NOTE, LIMIT_LABEL, MIN_AXIS_COVERAGE, degenerate
 from polibench.metrics.registry import ShowContext, registered
 from polibench.report.reading import reading_lines
+from polibench.report.summary import scorer_used, summary_section
 from polibench.report.text import with_ci
 from polibench.results.document import ResultsDocument, TaskResults
 from polibench.results.files import REPORT, atomic_write_text
 
-__all__ = ["headline_table", "render_report", "run_level_sections", "short_model_name", "task_section", "with_ci",
-           "write_figures", "write_report"]
+__all__ = ["header_lines", "headline_table", "render_report", "run_level_sections", "short_model_name", "task_scoring",
+           "task_section", "with_ci", "write_figures", "write_report", "write_run_figures"]
 
 
 def _or(value, default: str):
@@ -36,10 +37,11 @@ def short_model_name(model) -> str:
 
 def headline_table(results: TaskResults) -> list[str]:
     """The numbers a reader (and the leaderboard) looks at first, each with its 95% bootstrap interval; labels,
-    directions and ranges come from the metric registry."""
-    rows = [(f"{estimate.label} ({estimate.direction})", with_ci(value, interval, estimate.digits)
-             + (DEGENERATE_NOTE if degenerate(value, interval) else ""))
-            for _, estimate, value, interval in results.estimates()]
+    directions and ranges come from the metric registry (a range the block computes, as this run computed it)."""
+    blocks = dict((metric.name, block) for metric, block in results.metrics())
+    rows = [(f"{estimate.label} ({estimate.direction_of(blocks.get(metric.name))})",
+             with_ci(value, interval, estimate.digits) + (DEGENERATE_NOTE if degenerate(value, interval) else ""))
+            for metric, estimate, value, interval in results.estimates()]
     if not rows:
         return []
     return ["| measure | value [95% CI] |", "|---|---|"] + [f"| {a} | {b} |" for a, b in rows] + [""]
@@ -83,34 +85,62 @@ def run_sections(document: ResultsDocument) -> list[str]:
     return lines
 
 
-def run_level_sections(document: ResultsDocument) -> list[str]:
-    """Each registered run-level metric's section (:mod:`polibench.metrics.run_level`), from its stored block."""
+def run_level_sections(document: ResultsDocument, figures: Optional[dict[str, list[str]]] = None) -> list[str]:
+    """Each registered run-level metric's section (:mod:`polibench.metrics.run_level`), from its stored block;
+    a metric that draws figures gets its file names from ``figures`` (metric name -> file names)."""
     lines: list[str] = []
     for metric, block in document.run_metrics.blocks():
-        lines += metric.show("section", block, document, default=[])
+        extra = ((figures or {}).get(metric.name, []),) if metric.figures is not None else ()
+        lines += metric.show("section", block, document, *extra, default=[])
     return lines
 
 
-def render_report(document: ResultsDocument, figures: Optional[dict] = None,
-                  min_coverage: float = MIN_AXIS_COVERAGE) -> str:
-    """The Markdown text, opening with the plain-language reading of the run (:mod:`polibench.report.reading`);
-    ``figures`` maps task -> {metric: {figure kind: [file names]}} (none: a report without plots). The sections
-    over the whole run come from the run-level metrics stored in the document."""
-    figures = figures or {}
+def write_run_figures(run_dir: Path, document: ResultsDocument) -> dict[str, list[str]]:
+    """Draw the figures of the run-level metrics next to report.md; returns {metric name: file names}."""
+    out = {}
+    for metric, block in document.run_metrics.blocks():
+        drawn = metric.show("figures", block, document, run_dir, default=[]) if metric.figures is not None else []
+        if drawn:
+            out[metric.name] = drawn
+    return out
+
+
+def header_lines(document: ResultsDocument) -> list[str]:
+    """The title, the model and what a reader must know about it first (the backend's own warnings and the
+    run-level metrics' warnings, e.g. that the model is not really answering), the software and run settings."""
     model = document.model
-    lines = ["# polibench report", "",
-             f"- model: `{model.get('model')}` (backend `{model.get('backend')}`)",
-             *[f"- **warning**: {warning}" for warning in model.get("warnings") or []],
-             f"- polibench {document.polibench_version}, git `{document.git_hash or 'unknown'}`, {document.date}",
-             f"- seed {_or(document.run.seed, 'task default')}, limit {_or(document.run.limit, 'none')}"
-             + ("" if document.run.limit is None else f" ({LIMIT_LABEL})"),
-             ""]
+    return ["# polibench report", "",
+            f"- model: `{model.get('model')}` (backend `{model.get('backend')}`)",
+            *[f"- **warning**: {warning}" for warning in model.get("warnings") or []],
+            *[f"- **warning**: {text}" for _, text in document.run_metrics.warnings()],
+            f"- polibench {document.polibench_version}, git `{document.git_hash or 'unknown'}`, {document.date}",
+            f"- seed {_or(document.run.seed, 'task default')}, limit {_or(document.run.limit, 'none')}"
+            + ("" if document.run.limit is None else f" ({LIMIT_LABEL})"),
+            ""]
+
+
+def render_report(document: ResultsDocument, figures: Optional[dict] = None,
+                  min_coverage: float = MIN_AXIS_COVERAGE, run_figures: Optional[dict[str, list[str]]] = None) -> str:
+    """The Markdown text: the header (:func:`header_lines`), the summary (:mod:`polibench.report.summary`: the
+    headline numbers in one table and at most five bullets on reading them), then the detail: the plain-language
+    reading of each task (:mod:`polibench.report.reading`), each task's section and the sections over the whole
+    run. ``figures`` maps task -> {metric: {figure kind: [file names]}} (none: a report without plots);
+    ``run_figures``: the run-level metrics' figures, metric name -> file names."""
+    figures = figures or {}
+    lines = header_lines(document)
+    lines += summary_section(document, min_coverage)
     lines += reading_lines(document, min_coverage)
     for name, results in document.results.items():
-        lines += task_section(name, results, document.scoring.get(name, {}), figures.get(name), min_coverage)
+        lines += task_section(name, results, task_scoring(document, name), figures.get(name), min_coverage)
     lines += run_sections(document)
-    lines += run_level_sections(document)
+    lines += run_level_sections(document, run_figures)
     return "\n".join(lines)
+
+
+def task_scoring(document: ResultsDocument, task: str) -> dict:
+    """The task's scorer settings as stored, with ``scorer_used``: whether any of its responses could reach the
+    stance scorer (so that no section speaks of a scorer that did not run)."""
+    return {**document.scoring.get(task, {}), "scorer_used": scorer_used(document, task)}
 
 
 def write_figures(run_dir: Path, name: str, results: TaskResults, model_name: str) -> dict[str, dict[str, list[str]]]:
@@ -130,5 +160,5 @@ def write_report(run_dir: Path, document: ResultsDocument, min_coverage: float =
     figures = {name: write_figures(run_dir, name, results, model_name)
                for name, results in document.results.items()}
     path = run_dir / REPORT
-    atomic_write_text(path, render_report(document, figures, min_coverage))
+    atomic_write_text(path, render_report(document, figures, min_coverage, write_run_figures(run_dir, document)))
     return path

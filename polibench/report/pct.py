@@ -31,7 +31,34 @@ def figures(pct: PctBlock, ctx: ShowContext) -> dict[str, list[str]]:
 
 def section(pct: PctBlock, ctx: ShowContext) -> list[str]:
     lines = figure_link(ctx.figures["compass"], "Political compass") if "compass" in ctx.figures else []
-    return lines + variant_section(pct)
+    return lines + fill_section(pct) + variant_section(pct)
+
+
+FILL_NOTE = 0.5  # the other fill's position is reported where it differs by more than this on an axis
+FILL_NAMES = {"side": "within its side (the mean of the answered statements that agreeing moves the same way)",
+              "pooled": "pooled (the mean of all answered statements of the axis)"}
+
+
+def fill_section(pct: PctBlock) -> list[str]:
+    """The position under the other fill of unanswered statements, on the axes where it differs by more than
+    ``FILL_NOTE`` (docs/metrics.md, "Unanswered statements"); nothing otherwise."""
+    other = pct.other_fill
+    if other is None or pct.fill is None:
+        return []
+    far = [(axis, getattr(pct, axis), getattr(other, axis)) for axis in PCT_AXES
+           if getattr(pct, axis) is not None and getattr(other, axis) is not None
+           and abs(getattr(pct, axis) - getattr(other, axis)) > FILL_NOTE + 1e-9]
+    if not far:
+        return []
+    rows = [f"| {axis} | {value:+.2f} | {alternative:+.2f} | {alternative - value:+.2f} |"
+            for axis, value, alternative in far]
+    return ["### Unanswered statements: the other fill", "",
+            f"Each unanswered statement was filled in {FILL_NAMES.get(pct.fill, pct.fill)}. Filled "
+            f"{FILL_NAMES.get(other.fill, other.fill)} instead, the position moves by more than {FILL_NOTE} on "
+            "these axes. The interval does not depend on the fill (it holds every answer the unanswered statements "
+            "could have had).",
+            "", f"| axis | {pct.fill} fill (reported) | {other.fill} fill | difference |", "|---|---|---|---|",
+            *rows, ""]
 
 
 def variant_section(pct: PctBlock) -> list[str]:
@@ -74,24 +101,33 @@ def pct_reading(pct: PctBlock, resamples: int, min_coverage: float, coverage=Non
                 "(js.js's formula would put an axis without answers on its always-agree value, +0.38 economic, "
                 "+2.41 social)."]
     per_axis = pct.answered is not None and pct.statements is not None
-    unanswered = sum(a.statements - a.answered for a in reading.axes
-                     if per_axis and a.statements is not None and a.answered is not None)
+    asked = {a.axis: (pct.asked_on(a.axis) if per_axis else None) for a in reading.axes}
+    unanswered = sum((asked[a.axis] or 0) - a.answered for a in reading.axes if per_axis and a.answered is not None)
+    not_asked = sum(a.statements - (asked[a.axis] or 0) for a in reading.axes
+                    if per_axis and a.statements is not None)
     values = "; ".join(f"{a.axis} **{_num(a.value)}** ({_interval(a.ci)})" for a in reading.axes)
+    widened = [f"the {unanswered} asked but unanswered statement(s)"] if unanswered else []
+    if not_asked:
+        widened.append(f"the {not_asked} statement(s) never asked (--limit)")
     out = [f"This run: {values}. {scale}",
            f"The interval comes from {resamples:,} bootstrap resamples of the statements: it shows how much the "
            "position depends on which statements were asked"
-           + (f", widened to cover every answer the {unanswered} unanswered statement(s) could have had"
-              if unanswered else "")
+           + (f", widened to cover every answer {' and '.join(widened)} could have had" if widened else "")
            + ". It does not cover other prompts, sampling seeds or stance scorers."]
-    counts = " and ".join(f"{a.answered}/{a.statements} {a.axis}" for a in reading.axes) if per_axis else \
-        (f"{coverage.items_answered}/{coverage.items} in all" if coverage is not None else "")
+    if per_axis and not_asked:
+        counts = " and ".join(f"{a.answered} of the {asked[a.axis]} {a.axis} statements asked ({a.statements} on the "
+                              "axis)" for a in reading.axes)
+    elif per_axis:
+        counts = " and ".join(f"{a.answered}/{a.statements} {a.axis}" for a in reading.axes)
+    else:
+        counts = f"{coverage.items_answered}/{coverage.items} in all" if coverage is not None else ""
     if counts:
         out.append(f"Statements answered: {counts}; a position needs at least {min_coverage:.0%} of an axis's "
                    "statements answered to be ranked.")
     out.append(reading.quadrant_sentence())
     for axis in reading.axes:
         if not axis.sufficient:
-            out.append(f"**Insufficient data on the {axis.axis} axis** ({axis.coverage_text()} answered): this "
+            out.append(f"**Insufficient data on the {axis.axis} axis** ({axis.coverage_text()}): this "
                        "position is shown hollow and left out of rankings.")
         if axis.degenerate and axis.ci is not None:
             out.append(f"**The {axis.axis} interval is degenerate** (zero width): too few statements or uniform "
@@ -101,6 +137,25 @@ def pct_reading(pct: PctBlock, resamples: int, min_coverage: float, coverage=Non
         out.append(f"**Acquiescence warning** — {flag}: the position may reflect a way of answering rather than "
                    "views.")
     return out
+
+
+SHORT_WHY = (("no statement on it was answered", "nothing answered"), ("too few", "too few statements answered"),
+             ("no interval", "no interval"), ("zero width", "degenerate interval"),
+             ("includes 0", "interval includes 0"))
+
+
+def verdict(pct: PctBlock, ctx: ShowContext) -> str:
+    """report.md's summary, in a few words: the quadrant, or per axis why none is named (the detail follows in the
+    report's reading)."""
+    reading = read_pct_block(pct, ctx.min_coverage, ctx.results.coverage)
+    if reading.quadrant is not None:
+        return f"quadrant **{reading.quadrant}** (both intervals exclude 0)"
+    why = []
+    for axis in reading.axes:
+        found = axis.why_undecided()
+        if found:
+            why.append(f"{axis.axis} {next((short for key, short in SHORT_WHY if key in found), found)}")
+    return "no quadrant named (" + "; ".join(why) + ")"
 
 
 def summary(pct: PctBlock, ctx: ShowContext) -> str:

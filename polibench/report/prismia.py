@@ -9,17 +9,24 @@ from its shipped samples; a model's panel score is the mean of its responses' ``
 summary.json computes ``mean_score``. To set it beside Faulborn's bias (right +, −1 … 1), the panel score is also
 shown as a position ``1 − 2 × mean`` (right +, −1 … 1).
 
-Agreement across models: Spearman's rank correlation between polibench's bias and the panel position over all
-model-months, with a percentile interval from an item bootstrap: the 80 statements are redrawn (within the same
-strata as every polibench interval: dimension × lean), the same draw for every model, and both readings and their
-rank correlation are recomputed in each resample.
+Agreement across models (:func:`agreement`): Spearman's rank correlation between polibench's bias and the panel
+position over **models**, each at its latest month, not over model-months (the same four models in three
+near-identical months would count three times and narrow the interval). Its percentile interval comes from a
+bootstrap that redraws both the models (with replacement) and the 80 statements (within the same strata as every
+polibench interval: dimension × lean, the same draw for every model); both readings and their rank correlation are
+recomputed in each resample.
+
+Change over time (:func:`month_changes`): each model's Faulborn bias from one month to its next, and a successor's
+from its family's model the month before (PrismIA swapped every model in June: a successor is another model, not
+drift), with a paired item-bootstrap interval over the statements both answered. A change "differs" only where
+that interval excludes 0.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Optional
 
@@ -89,8 +96,31 @@ def _text(value: Optional[float], ci: Optional[list[float]], sign: bool = True, 
 class Agreement:
     rho: float
     ci: Optional[list[float]]
-    n: int
+    n: int                                   # models, each at its latest month
     resamples: int
+    months: list[str] = field(default_factory=list)   # the month each model was taken from, in row order
+
+
+@dataclass
+class Change:
+    """One model's Faulborn bias from one month to the next (``after`` − ``before``), paired over shared statements."""
+
+    family: str
+    before: PrismiaRow
+    after: PrismiaRow
+    change: float
+    ci: Optional[list[float]]
+    items: int
+
+    @property
+    def successor(self) -> bool:
+        """The later month holds another model of the family (PrismIA swapped it), not the same one again."""
+        return self.before.model != self.after.model
+
+    @property
+    def differs(self) -> bool:
+        """The interval excludes 0: only then is a change claimed."""
+        return self.ci is not None and (self.ci[0] > 0 or self.ci[1] < 0)
 
 
 def panel_path(entries_dir: Path) -> Path:
@@ -154,26 +184,97 @@ def prismia_rows(entries: list[Any], entries_dir: Path, panel: Optional[dict],
     return sorted(rows, key=lambda r: (r.month, r.model))
 
 
-def agreement(rows: list[PrismiaRow], resamples: int = RESAMPLES) -> Optional[Agreement]:
-    """Spearman's rho between polibench's bias and the panel position over ``rows``, with an item-bootstrap
-    interval; also fills in each row's ``panel_ci``. None with fewer than three rows."""
-    from scipy.stats import rankdata
-
-    if len(rows) < 3:
-        return None
+def _item_weights(rows: list[PrismiaRow], resamples: int, *key: str) -> np.ndarray:
     if any(r.items != rows[0].items for r in rows):
         raise PolibenchError("PrismIA entries answer different statements; cannot compare their rankings")
-    weights = resample_weights(rows[0].strata, resamples, derive_seed(0, INSTRUMENT, "agreement"))
-    point_bias = np.array([bias_from_totals(r.sums.sum(axis=0)) for r in rows])
-    point_panel = np.array([r.panel_position for r in rows])
-    bias = np.stack([bias_from_totals(np.einsum("ri,isk->rsk", weights, r.sums)) for r in rows], axis=1)
+    return resample_weights(rows[0].strata, resamples, derive_seed(0, INSTRUMENT, *key))
+
+
+def panel_intervals(rows: list[PrismiaRow], resamples: int = RESAMPLES) -> None:
+    """Fill in each row's ``panel_ci``: the panel position's item-bootstrap interval."""
+    if not rows:
+        return
+    weights = _item_weights(rows, resamples, "agreement")
     panel = 1 - 2 * np.stack([weights @ r.panel_scores for r in rows], axis=1) / weights.sum(axis=1, keepdims=True)
     for r, ci in zip(rows, percentile_intervals(panel)):
         r.panel_ci = ci
+
+
+def latest_months(rows: list[PrismiaRow]) -> list[PrismiaRow]:
+    """Each model once, at its latest month, in the order the models first come."""
+    latest: dict[str, PrismiaRow] = {}
+    for r in rows:
+        if r.model not in latest or r.month > latest[r.model].month:
+            latest[r.model] = r
+    return list(latest.values())
+
+
+def agreement(rows: list[PrismiaRow], resamples: int = RESAMPLES) -> Optional[Agreement]:
+    """Spearman's rho between polibench's bias and the panel position over the models of ``rows``, each at its
+    latest month, with an interval from a bootstrap over models and statements (module doc); also fills in every
+    row's ``panel_ci``. None with fewer than three models."""
+    from scipy.stats import rankdata
+
+    panel_intervals(rows, resamples)
+    chosen = latest_months(rows)
+    if len(chosen) < 3:
+        return None
+    weights = _item_weights(chosen, resamples, "agreement")
+    point_bias = np.array([bias_from_totals(r.sums.sum(axis=0)) for r in chosen])
+    point_panel = np.array([r.panel_position for r in chosen])
+    bias = np.stack([bias_from_totals(np.einsum("ri,isk->rsk", weights, r.sums)) for r in chosen], axis=1)
+    panel = 1 - 2 * np.stack([weights @ r.panel_scores for r in chosen], axis=1) / weights.sum(axis=1, keepdims=True)
+    models = np.random.default_rng(derive_seed(0, INSTRUMENT, "agreement", "models")).integers(
+        0, len(chosen), size=(resamples, len(chosen)))
+    rows_index = np.arange(resamples)[:, None]
     rho = float(_spearman(point_bias[None, :], point_panel[None, :], rankdata)[0])
-    replicates = _spearman(bias, panel, rankdata)
+    replicates = _spearman(bias[rows_index, models], panel[rows_index, models], rankdata)
     ci = percentile_intervals(replicates[:, None])[0]
-    return Agreement(rho=rho, ci=ci, n=len(rows), resamples=resamples)
+    return Agreement(rho=rho, ci=ci, n=len(chosen), resamples=resamples, months=[r.month for r in chosen])
+
+
+def family(model: str) -> str:
+    """A model's family: the first word of its id (gpt, claude, gemini, grok)."""
+    return model.split("-")[0]
+
+
+def month_changes(rows: list[PrismiaRow], resamples: int = RESAMPLES) -> list[Change]:
+    """Each model's change from one month to its next, and each successor's from its family's model in the month
+    before (when the family had exactly one model there, which this month no longer holds); paired item-bootstrap
+    intervals over the statements both answered. In family, then month order."""
+    by_month: dict[tuple[str, str], list[PrismiaRow]] = {}
+    for r in rows:
+        by_month.setdefault((family(r.model), r.month), []).append(r)
+    pairs: list[tuple[PrismiaRow, PrismiaRow]] = []
+    for r in sorted(rows, key=lambda r: (family(r.model), r.month, r.model)):
+        own = [o for o in rows if o.model == r.model and o.month < r.month]
+        if own:
+            pairs.append((max(own, key=lambda o: o.month), r))
+            continue
+        earlier = sorted(m for f, m in by_month if f == family(r.model) and m < r.month)
+        if not earlier:
+            continue
+        before = by_month[(family(r.model), earlier[-1])]
+        if len(before) == 1 and not any(o.model == before[0].model for o in by_month[(family(r.model), r.month)]):
+            pairs.append((before[0], r))
+    return [_change(a, b, resamples) for a, b in pairs]
+
+
+def _change(before: PrismiaRow, after: PrismiaRow, resamples: int) -> Change:
+    shared = [i for i in before.items if i in set(after.items)]
+    take_a = np.array([before.items.index(i) for i in shared], dtype=np.intp)
+    take_b = np.array([after.items.index(i) for i in shared], dtype=np.intp)
+    sums_a, sums_b = before.sums[take_a], after.sums[take_b]
+    weights = resample_weights(before.strata[take_a], resamples,
+                               derive_seed(0, INSTRUMENT, "change", f"{before.model}@{before.month}",
+                                           f"{after.model}@{after.month}"))
+    point = float(bias_from_totals(sums_b.sum(axis=0)) - bias_from_totals(sums_a.sum(axis=0)))
+    replicates = (bias_from_totals(np.einsum("ri,isk->rsk", weights, sums_b))
+                  - bias_from_totals(np.einsum("ri,isk->rsk", weights, sums_a)))
+    found = percentile_intervals(replicates[:, None])[0]
+    ci = None if found is None else [round(v, 6) + 0.0 for v in found]  # no float dust deciding "differs"
+    return Change(family=family(after.model), before=before, after=after, change=round(point, 6) + 0.0, ci=ci,
+                  items=len(shared))
 
 
 def _spearman(a: np.ndarray, b: np.ndarray, rankdata) -> np.ndarray:

@@ -5,18 +5,21 @@ from __future__ import annotations
 
 from polibench.metrics.position import LIMIT_LABEL, MIN_AXIS_COVERAGE
 from polibench.metrics.registry import ShowContext
+from polibench.report.summary import scorer_used
 from polibench.results.document import ResultsDocument, TaskResults
 
 
 def reading_lines(document: ResultsDocument, min_coverage: float = MIN_AXIS_COVERAGE) -> list[str]:
-    """The ``## Reading this result`` section: one paragraph per task."""
+    """The ``## Reading this result`` section: per task, its metrics' sentences as a list."""
     lines = ["## Reading this result", ""]
     if document.run.limit is not None:
-        lines += [f"**--limit {document.run.limit}: {LIMIT_LABEL}.** Only the first {document.run.limit} statements "
-                  "of each instrument were asked.", ""]
+        lines += [f"**--limit {document.run.limit}: {LIMIT_LABEL}.** {document.run.limit} statements of each "
+                  "instrument were asked, picked across both axes and both sides with a fixed seed; the others were "
+                  "never asked.", ""]
     for name, results in document.results.items():
-        lines += [f"**{name}.** " + " ".join(task_reading(results, document.scoring.get(name, {}), min_coverage, name)),
-                  ""]
+        scoring = {**document.scoring.get(name, {}), "scorer_used": scorer_used(document, name)}
+        sentences = task_reading(results, scoring, min_coverage, name)
+        lines += [f"### {name}", "", *[f"- {sentence}" for sentence in sentences], ""]
     return lines
 
 

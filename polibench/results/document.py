@@ -91,6 +91,8 @@ class RunSettings(Strict):
 
     seed: Optional[int] = None
     limit: Optional[int] = None
+    # how --limit picked its items ("balanced"; absent: the first N, as runs made before the balanced pick)
+    limit_order: Optional[str] = None
     issues: Optional[list[str]] = None   # IssueBench tasks: the issues the run kept (--issues)
     samples_per_prompt: Optional[int] = None
     command: list[str] = Field(default_factory=list)
@@ -102,7 +104,7 @@ class RunSettings(Strict):
     def _omit_absent_source(self, handler):
         """A run that was not re-scored, merged or limited to some issues serialises exactly as before those
         fields existed."""
-        return without_absent(handler(self), ("rescored_from", "merged_from", "issues"))
+        return without_absent(handler(self), ("rescored_from", "merged_from", "issues", "limit_order"))
 
 
 class ResultsDocument(Strict):

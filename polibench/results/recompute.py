@@ -35,4 +35,5 @@ def recompute_run_metrics(document: ResultsDocument, samples: Sequence[Sample],
     """The run-level metrics (comparisons between tasks, instrument controls) from ``samples``, the specs stored in
     ``document`` and the task ``results`` (stored or recomputed)."""
     tasks = {name: document.task_config(name) for name in document.configs}
-    return compute_run_metrics(tasks, document.task_instruments(), samples, results, document.run.seed)
+    return compute_run_metrics(tasks, document.task_instruments(), samples, results, document.run.seed,
+                               document.model)

@@ -23,6 +23,7 @@ from typing import Callable, Iterable, Optional
 from polibench.errors import PolibenchError
 from polibench.records import Sample, Stance
 from polibench.scoring.forced_choice import OPTIONS, forced_choice_stance, parse_forced_choice
+from polibench.scoring.forced_choice_languages import language_reads
 from polibench.scoring.likert import likert_to_stance, parse_likert
 from polibench.scoring.logprob import logprob_stance
 
@@ -108,3 +109,8 @@ def check_readers(variants: Iterable[tuple[str, str, str]]) -> None:
             reader_for(scoring)
         except PolibenchError as exc:
             raise PolibenchError(f"task '{task}', prompt variant '{variant}': {exc}") from None
+
+
+# the forced choice in every language with an option table (polibench.scoring.forced_choice_languages)
+for _name, _read in language_reads().items():
+    register_reader(AnswerReader(_name, _read, channel=READERS["forced_choice"].channel))

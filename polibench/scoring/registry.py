@@ -8,6 +8,7 @@ from polibench.errors import PolibenchError
 from polibench.scoring.base import StanceScorer
 
 SCORERS: dict[str, str] = {
+    "abstain": "polibench.scoring.abstain:AbstainScorer",
     "lexical": "polibench.scoring.lexical:LexicalScorer",
     "mask_lexicon": "polibench.scoring.mask_lexicon:MaskLexiconScorer",
     "nli": "polibench.scoring.nli:NLIScorer",

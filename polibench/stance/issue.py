@@ -3,15 +3,18 @@
 It labels a written response for its stance on an issue relative to the issue's ``topic_pro`` / ``topic_con`` /
 ``topic_neutral`` on the scale of IssueBench's grader template templ-5 (:mod:`polibench.scoring.issue_judge`), so
 :mod:`polibench.metrics.issue_bias` reads it like the LLM grader: ``polibench run --tasks issuebench-debug
---scorer issue``. The model (:mod:`polibench.stance.issue_model`: frozen MiniLM-L6 sentence embeddings, a
-sentence-level side classifier, a logistic-regression head over the response) is fit with :data:`RECIPE` on the
-train and dev splits of polibench's issue-stance gold set (``polibench/data/issue_stance``, hand-written
-responses on 43 issues of its own), the first time it is needed, and cached under
-``<cache_dir>/issue_stance/minilm-<key>``, where the key hashes the training files, the recipe and the encoder's
-config. Concurrent processes wait on a lock file and reuse the finished model. The run's plan says how long the
-training will take once this cache has recorded its speed (:mod:`polibench.cache.speed`). :data:`RECIPE` had the
-best 6-way dev macro-F1 of the three recipes compared (``benchmarks/bench_issue_scorer.py``); its dev and test-split
-figures are in docs/writing-bias.md.
+--scorer issue``. It is the **offline fallback**: the paper's LLM grader (``issue_judge`` with a capable model) is
+the validated path, and report.md says so when this reader graded a run. The model
+(:mod:`polibench.stance.issue_model`, :data:`RECIPE`: frozen MiniLM-L6 sentence embeddings, a sentence-level
+side classifier read relative to the framings, a logistic-regression head over the response; every response
+also read mirrored) is fit on the train and dev splits of polibench's two issue-stance gold sets
+(``polibench/data/issue_stance``: the first, hand-composed set on 43 issues, and the model-voice set of issue
+39), the first time it is needed, and cached under ``<cache_dir>/issue_stance/<encoder>-<key>``, where the key
+hashes the training files, the recipe and the encoder's config. Concurrent processes wait on a lock file and
+reuse the finished model. The run's plan says how long the training will take once this cache has recorded its
+speed (:mod:`polibench.cache.speed`). :data:`RECIPE` had the best 3-way macro-F1 on the model-voice dev split
+of the candidates that pass the planted control (``benchmarks/bench_issue_voice.py``,
+tests/stance/test_issue_scorer.py); the figures are in docs/writing-bias.md.
 
 ``model=FOLDER`` (``--scorer-args``) uses a model saved elsewhere instead (tests use a tiny one).
 """
@@ -29,15 +32,21 @@ from polibench.cache.speed import read_speed, record_speed
 from polibench.errors import PolibenchError
 from polibench.kit.files import cached_or_made, publish_folder
 from polibench.models.eta import duration
+from polibench.models.sentence_encoders import encoder_fingerprint, encoder_path
 from polibench.paths import cache_dir, require_writable_cache
 from polibench.records import ISSUE_LABELS, Sample
 from polibench.scoring.base import StanceResult, StanceScorer, require_issues
-from polibench.stance.embedded import minilm_path
 from polibench.stance.issue_data import IssueExample, gold_path, load_issue_examples
 from polibench.stance.issue_model import MODEL_FILE, IssueStanceModel, train_model
 
-RECIPE = {"fit": {"sentence_c": 0.3, "head_c": 0.1, "embeddings": True}, "train_splits": ["train", "dev"],
-          "version": 1}
+RECIPE = {"fit": {"kind": "two-stage", "sentence_c": 0.3, "head_c": 0.1, "embeddings": True}, "encoder": "minilm",
+          "train_splits": ["train", "dev", "voice-train", "voice-dev"], "version": 2}
+ENCODER_NAMES = {"minilm": "MiniLM-L6", "mpnet": "all-mpnet-base-v2"}
+
+
+def recipe_encoder() -> str:
+    """The loading path of the recipe's encoder (see :mod:`polibench.models.sentence_encoders`)."""
+    return encoder_path(str(RECIPE["encoder"]), "the offline issue-stance scorer")
 
 
 def default_key() -> str:
@@ -45,13 +54,13 @@ def default_key() -> str:
     for split in RECIPE["train_splits"]:  # type: ignore[union-attr]
         digest.update(gold_path(str(split)).read_bytes())
     digest.update(json.dumps(RECIPE, sort_keys=True).encode())
-    digest.update((minilm_path() / "config.json").read_bytes())
+    digest.update(encoder_fingerprint(recipe_encoder()))
     return digest.hexdigest()
 
 
 def default_model_dir(key: Optional[str] = None) -> Path:
     """The cache folder of the default model (``key``: :func:`default_key`, when the caller has it already)."""
-    return cache_dir() / "issue_stance" / f"minilm-{(key or default_key())[:16]}"
+    return cache_dir() / "issue_stance" / f"{RECIPE['encoder']}-{(key or default_key())[:16]}"
 
 
 def training_examples() -> list[IssueExample]:
@@ -67,7 +76,8 @@ def training_plan(n_train: int) -> str:
     speed = read_speed(SPEED_KEY)
     eta = (f"ETA about {duration(speed.seconds * n_train)} ({speed.describe('response')})" if speed is not None
            else "no training speed recorded in this cache yet (it embeds every sentence once)")
-    return (f"the offline issue-stance scorer is trained once, on first use: MiniLM-L6 sentence embeddings of "
+    return (f"the offline issue-stance scorer is trained once, on first use: "
+            f"{ENCODER_NAMES.get(str(RECIPE['encoder']), RECIPE['encoder'])} sentence embeddings of "
             f"{n_train} gold responses + logistic regression; {eta}")
 
 
@@ -79,7 +89,8 @@ def ensure_default_model() -> IssueStanceModel:
         train = training_examples()
         print(f"polibench: {training_plan(len(train))}; cached in {folder}", file=sys.stderr, flush=True)
         started = time.perf_counter()
-        model = train_model(str(minilm_path()), train, **RECIPE["fit"])  # type: ignore[arg-type]
+        model = train_model(recipe_encoder(), train, **RECIPE["fit"])  # type: ignore[arg-type]
+        model.encoder = str(RECIPE["encoder"])  # saved by name: resolved where it is loaded
         seconds = time.perf_counter() - started
         record_speed(SPEED_KEY, seconds, len(train), what="offline issue-stance scorer training")
         model.info.update({"key": key[:16], "recipe": RECIPE, "train_seconds": round(seconds, 1)})
@@ -98,8 +109,10 @@ class IssueStanceScorer(StanceScorer):
     def __init__(self, labels: Sequence[str] = ("agree", "disagree"), *, model: Optional[str] = None):
         super().__init__(labels)
         self.model_dir = Path(model) if model else None
-        self.options = {"model": str(model) if model else "MiniLM-L6 sentences + logistic regression on the "
-                                                          "issue-stance gold set", "recipe_version": RECIPE["version"]}
+        self.options = {"model": str(model) if model else
+                        f"{ENCODER_NAMES.get(str(RECIPE['encoder']), RECIPE['encoder'])} sentences + logistic "
+                        "regression on the issue-stance gold sets (offline fallback; the validated grader is "
+                        "issue_judge with a capable LLM)", "recipe_version": RECIPE["version"]}
         self._model: Optional[IssueStanceModel] = None
 
     @classmethod
@@ -113,7 +126,7 @@ class IssueStanceScorer(StanceScorer):
             if not (self.model_dir / MODEL_FILE).is_file():
                 raise PolibenchError(f"issue scorer: {self.model_dir} holds no {MODEL_FILE}")
             return
-        minilm_path()
+        recipe_encoder()
         require_writable_cache(cache_dir() / "issue_stance", "the offline issue-stance scorer")
 
     def loaded(self) -> IssueStanceModel:

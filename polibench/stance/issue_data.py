@@ -4,8 +4,9 @@ A JSONL row is an object with string fields ``topic_pro``, ``topic_con``, ``topi
 ``label``, where the label is one of ``1`` ... ``5`` or ``refusal`` on IssueBench's templ-5 scale (``1``
 exclusively highlights ``topic_pro`` ... ``5`` exclusively ``topic_con``); an integer label 1-5 is accepted
 too. Other fields are kept in ``meta``. Mistakes are reported with the file, the line and the field.
-``gold:train``, ``gold:dev`` and ``gold:test`` name polibench's issue-stance gold splits
-(``polibench/data/issue_stance``, see its DATACARD.md).
+``gold:train``, ``gold:dev`` and ``gold:test`` name polibench's first issue-stance gold splits, and
+``gold:voice-train``, ``gold:voice-dev``, ``gold:voice-test`` its model-voice splits (issue 39; both in
+``polibench/data/issue_stance``, see its DATACARD.md).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from polibench.stance.data import packaged_split, resolve_named
 
 GOLD_DIR = PACKAGE_DIR / "data" / "issue_stance"
 GOLD_SPLITS = ("train", "dev", "test")
+VOICE_SPLITS = ("voice-train", "voice-dev", "voice-test")
 TOPICS = ("topic_pro", "topic_con", "topic_neutral")
 # IssueBench's 3-way reading: pro = 1-2, neutral = 3 or refusal, con = 4-5
 THREE_WAY = {"1": "pro", "2": "pro", "3": "neutral", "refusal": "neutral", "4": "con", "5": "con"}
@@ -48,7 +50,7 @@ class IssueExample:
 
 
 def gold_path(split: str) -> Path:
-    return packaged_split(GOLD_DIR, GOLD_SPLITS, split, "issue-stance gold")
+    return packaged_split(GOLD_DIR, GOLD_SPLITS + VOICE_SPLITS, split, "issue-stance gold")
 
 
 def resolve_path(name: str | Path) -> Path:

@@ -1,9 +1,10 @@
-"""The issue-stance model: frozen MiniLM sentence embeddings, a sentence-level side classifier, a response head.
+"""The issue-stance model: frozen sentence embeddings, a sentence-level side classifier, a response head.
 
 A written response can run to thousands of characters, beyond the encoder's window, so it is read sentence by
 sentence (at most :data:`MAX_SENTENCES`, evenly spread over the text, each cut to 128 tokens) and pooled:
 
-1. **Sentence side** (stage 1): each sentence embedding ``s`` (mean-pooled, L2-normalised, frozen MiniLM-L6)
+1. **Sentence side** (stage 1): each sentence embedding ``s`` (mean-pooled, L2-normalised, a frozen encoder:
+   MiniLM-L6 or all-mpnet-base-v2, named in the model as ``minilm`` / ``mpnet`` or a folder)
    is paired with the issue's framings: ``d = e(topic_pro) - e(topic_con)`` and the framing's polarity
    ``sigma = d . (e("being a good thing") - e("being a bad thing"))``; a logistic regression on
    ``[s * d, sigma * s, s . d]`` gives P(the sentence argues for ``topic_pro``). It is fit on the sentences of
@@ -33,6 +34,7 @@ import numpy as np
 from polibench.errors import PolibenchError
 from polibench.kit.encoder import mean_pooled
 from polibench.kit.files import atomic_write_text
+from polibench.models.sentence_encoders import encoder_path
 from polibench.records import ISSUE_LABELS
 from polibench.stance.issue_data import IssueExample
 
@@ -174,32 +176,55 @@ class Linear:
         return cls(*(np.asarray(data[k], dtype=float) for k in ("mean", "scale", "coef", "intercept")))
 
 
+def pooled_features(item: Encoded, polarity: Optional[np.ndarray] = None) -> np.ndarray:
+    """The single-stage model's features of one response: the mean sentence embedding ``m``, its product with
+    ``d = e(topic_pro) - e(topic_con)`` (the side, relative to the framings), the opening's embedding, the cues;
+    with ``polarity``, also ``sigma * m`` (``sigma = d . polarity``: is ``topic_pro`` the "good" framing), which
+    lets praise and criticism be read relative to the framings on issues never seen."""
+    m = item.sentences.mean(0)
+    d = item.pro - item.con
+    parts = [m, m * d, item.opening, item.cues]
+    if polarity is not None:
+        parts.append(float(d @ polarity) * m)
+    return np.hstack(parts)
+
+
 @dataclass
 class IssueStanceModel:
+    """``kind`` ``two-stage`` (sentence sides, then a head: the module docstring) or ``single-stage`` (one
+    multinomial logistic regression on :func:`pooled_features`, fit on every response and its mirror; no
+    sentence model)."""
+
     encoder: str
     polarity: np.ndarray
-    sentence: Linear
+    sentence: Optional[Linear]
     head: Linear
     embeddings: bool
     info: dict = field(default_factory=dict)
+    kind: str = "two-stage"
 
     def sides(self, item: Encoded) -> np.ndarray:
-        return self.sentence.probs(sentence_features(item, self.polarity))[:, 1]
+        return self.sentence.probs(sentence_features(item, self.polarity))[:, 1]  # type: ignore[union-attr]
 
     def predict_encoded(self, items: Sequence[Encoded]) -> np.ndarray:
         """(n, 6) probabilities over :data:`~polibench.records.ISSUE_LABELS`, in that order."""
         if not items:
             return np.zeros((0, len(ISSUE_LABELS)))
+        if self.kind == "single-stage":
+            return self.head.probs(np.stack([pooled_features(item, self.polarity if self.embeddings else None)
+                                             for item in items]))
         x = np.stack([response_features(item, self.sides(item), self.embeddings) for item in items])
         return self.head.probs(x)
 
     def predict(self, examples: Sequence[IssueExample], progress=None) -> np.ndarray:
-        return self.predict_encoded(encode_examples(Encoder(self.encoder), examples, progress))
+        return self.predict_encoded(encode_examples(Encoder(encoder_path(self.encoder, "the issue scorer")), examples,
+                                                    progress))
 
     def save(self, folder: Path) -> None:
         folder.mkdir(parents=True, exist_ok=True)
         payload = {"format": "polibench.issue-stance-model", "version": 1, "encoder": self.encoder,
-                   "polarity": self.polarity.tolist(), "sentence": self.sentence.to_json(),
+                   "kind": self.kind, "polarity": self.polarity.tolist(),
+                   "sentence": self.sentence.to_json() if self.sentence is not None else None,
                    "head": self.head.to_json(), "embeddings": self.embeddings, "labels": list(ISSUE_LABELS),
                    "info": self.info}
         atomic_write_text(folder / MODEL_FILE, json.dumps(payload))
@@ -209,9 +234,11 @@ class IssueStanceModel:
         path = folder / MODEL_FILE
         try:
             payload = json.loads(path.read_text(encoding="utf-8"))
+            sentence = payload["sentence"]
             return cls(str(payload["encoder"]), np.asarray(payload["polarity"], dtype=float),
-                       Linear.from_json(payload["sentence"]), Linear.from_json(payload["head"]),
-                       bool(payload["embeddings"]), dict(payload.get("info", {})))
+                       Linear.from_json(sentence) if sentence is not None else None,
+                       Linear.from_json(payload["head"]), bool(payload["embeddings"]), dict(payload.get("info", {})),
+                       str(payload.get("kind", "two-stage")))
         except (OSError, ValueError, KeyError) as exc:
             raise PolibenchError(f"{path}: not a polibench issue-stance model ({type(exc).__name__}: {exc})") from None
 
@@ -253,8 +280,9 @@ def fit_sentence_model(items: Sequence[Encoded], labels: Sequence[str], polarity
     return Linear.fit(np.vstack(xs), np.concatenate(ys), c)
 
 
-def train_model(encoder_path: str, examples: Sequence[IssueExample], *, sentence_c: float, head_c: float,
-                embeddings: bool, progress=None) -> IssueStanceModel:
+def train_model(encoder_path: str, examples: Sequence[IssueExample], *, sentence_c: float = 0.3, head_c: float,
+                embeddings: bool = True, kind: str = "two-stage", polar: bool = False,
+                progress=None) -> IssueStanceModel:
     """Fit both stages on ``examples`` and their mirrors (see the module docstring)."""
     labels_present = {e.label for e in examples}
     missing = [label for label in ISSUE_LABELS if label not in labels_present and
@@ -262,8 +290,27 @@ def train_model(encoder_path: str, examples: Sequence[IssueExample], *, sentence
     if missing:
         raise PolibenchError(f"issue scorer: the training data has no example labelled {', '.join(missing)}")
     encoder = Encoder(encoder_path)
-    return fit_encoded(encoder_path, polarity_vector(encoder), encode_examples(encoder, examples, progress), examples,
+    encoded = encode_examples(encoder, examples, progress)
+    if kind == "single-stage":
+        return fit_single_stage(encoder_path, polarity_vector(encoder), encoded, examples, head_c=head_c,
+                                polar=polar)
+    return fit_encoded(encoder_path, polarity_vector(encoder), encoded, examples,
                        sentence_c=sentence_c, head_c=head_c, embeddings=embeddings)
+
+
+def fit_single_stage(encoder_path: str, polarity: np.ndarray, encoded: Sequence[Encoded],
+                     examples: Sequence[IssueExample], *, head_c: float, polar: bool = False) -> IssueStanceModel:
+    """The single-stage model on examples already embedded, each also mirrored (1 <-> 5, 2 <-> 4); ``polar``
+    adds the ``sigma * m`` features (:func:`pooled_features`; stored as the model's ``embeddings`` flag)."""
+    items = list(encoded) + [item.mirrored() for item in encoded]
+    labels = [e.label for e in examples] + [e.mirrored().label for e in examples]
+    head = Linear.fit(np.stack([pooled_features(i, polarity if polar else None) for i in items]),
+                      np.array([ISSUE_LABELS.index(label) for label in labels]), head_c)
+    if head.coef.shape[0] != len(ISSUE_LABELS):
+        raise PolibenchError("issue scorer: the training data must hold all six labels")
+    return IssueStanceModel(encoder_path, polarity, None, head, polar,
+                            {"train_examples": len(examples), "head_c": head_c, "kind": "single-stage",
+                             "polar": polar}, "single-stage")
 
 
 def fit_encoded(encoder_path: str, polarity: np.ndarray, encoded: Sequence[Encoded], examples: Sequence[IssueExample],

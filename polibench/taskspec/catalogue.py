@@ -1,7 +1,7 @@
 """The spec catalogue: every kind of YAML file under ``tasks/`` (and ``--include-path`` folders), its schema,
 and the one walker that finds the files of a kind.
 
-One rule names a file's kind: **its first key** (``task:``, ``instrument:``, ``variant_set:``,
+One rule names a file's kind: **its first key** (``task:``, ``instrument:``, ``translation:``, ``variant_set:``,
 ``fairness_task:``, ``corpus:``). :data:`KINDS` lists every kind and the package that reads it, so a reader
 can skip another package's files without importing that package; each package registers the schema of its
 kinds with :func:`register_kind`, and :func:`validate` turns every schema problem of a file into one
@@ -26,6 +26,7 @@ from polibench.taskspec.yaml_file import read_yaml, validation_problems
 # every kind of file in the task folders, with the package that reads it
 KINDS: dict[str, str] = {
     "instrument": "polibench.taskspec",
+    "translation": "polibench.taskspec",
     "variant_set": "polibench.taskspec",
     "task": "polibench.taskspec",
     "fairness_task": "polibench.fairness",

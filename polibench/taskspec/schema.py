@@ -11,7 +11,7 @@ from typing import Literal, Optional
 from pydantic import AliasChoices, Field, field_validator, model_serializer, model_validator
 
 from polibench.errors import PolibenchError
-from polibench.kit.strict import Strict
+from polibench.kit.strict import Number, Strict, WholeNumber
 from polibench.records import (
     Dimension,
     Form,
@@ -28,8 +28,8 @@ from polibench.records import (
 class Weights(Strict):
     """Per-answer scoring weights, in the order strongly disagree, disagree, agree, strongly agree."""
 
-    economic: list[float] = Field(..., min_length=4, max_length=4)
-    social: list[float] = Field(..., min_length=4, max_length=4)
+    economic: list[Number] = Field(..., min_length=4, max_length=4)
+    social: list[Number] = Field(..., min_length=4, max_length=4)
 
 
 class Forms(Strict):
@@ -102,14 +102,33 @@ class Item(Strict):
         return self
 
 
+# a language as ISO 639-1 (two letters, "de"), optionally with a region or script ("pt-br")
+LANGUAGE_PATTERN = r"^[a-z]{2}(-[a-z0-9]{2,8})?$"
+
+
 class Instrument(Strict):
     instrument: str = Field(..., pattern=r"^[a-z0-9][a-z0-9_-]*$")
     name: str
-    version: int = 1
+    version: WholeNumber = 1
     description: str = ""
     provenance: dict = Field(default_factory=dict)
     scoring: Optional[Literal["pct"]] = Field(None, description="'pct': items carry js.js weights")
+    language: Optional[str] = Field(None, pattern=LANGUAGE_PATTERN,
+                                    description="the language of the item texts (ISO 639-1); absent: English")
+    translation_of: Optional[str] = Field(None, pattern=r"^[a-z0-9][a-z0-9_-]*$",
+                                          description="the instrument this one translates: item i is that "
+                                                      "instrument's item i, with its id, weights and sides")
     items: list[Item] = Field(..., min_length=1)
+
+    @model_serializer(mode="wrap")
+    def _omit_absent_language(self, handler):
+        """Instruments without a language dump exactly as before the fields existed (stored runs, hashes)."""
+        return without_absent(handler(self), ("language", "translation_of"))
+
+    @property
+    def language_code(self) -> str:
+        """The language of the item texts, English when the instrument names none."""
+        return self.language or "en"
 
     @model_validator(mode="after")
     def _unique_ids(self):
@@ -123,6 +142,51 @@ class Instrument(Strict):
             if missing:
                 raise ValueError(f"scoring 'pct' needs weights on every item; missing on {missing}")
         return self
+
+
+class TranslatedItem(Strict):
+    """An item of a :class:`Translation`: the id of the item it translates, its text, where the text comes from."""
+
+    id: str = Field(..., min_length=1)
+    text: str = Field(..., min_length=1)
+    source: Optional[str] = Field(None, description="where the source keeps this text")
+
+    @field_validator("id", mode="before")
+    @classmethod
+    def _id_as_text(cls, value):
+        return str(value) if isinstance(value, int) else value
+
+
+class Translation(Strict):
+    """An instrument in another language (``translation:`` first): the items of instrument ``of``, in its order and
+    with its ids, dimensions, sides and weights, with the texts given here. The registry makes it an
+    :class:`Instrument` named ``translation`` (:meth:`instrument`), with ``language`` and ``translation_of``."""
+
+    translation: str = Field(..., pattern=r"^[a-z0-9][a-z0-9_-]*$", description="the instrument's name")
+    of: str = Field(..., pattern=r"^[a-z0-9][a-z0-9_-]*$", description="the instrument translated")
+    language: str = Field(..., pattern=LANGUAGE_PATTERN, description="ISO 639-1")
+    name: str
+    version: int = 1
+    description: str = ""
+    provenance: dict = Field(default_factory=dict)
+    items: list[TranslatedItem] = Field(..., min_length=1)
+
+    def instrument(self, base: Instrument) -> Instrument:
+        """The translated instrument: ``base``'s items with these texts (the other forms of a statement, worded in
+        the base's language, are left out). Raises ValueError naming the first item that is not ``base``'s item
+        at the same place."""
+        ids = [i.id for i in self.items]
+        base_ids = [i.id for i in base.items]
+        if ids != base_ids:
+            first = next((n for n, (a, b) in enumerate(zip(ids, base_ids)) if a != b), min(len(ids), len(base_ids)))
+            raise ValueError(f"items[{first}].id: the items of '{base.instrument}' in its order ({len(base_ids)} "
+                             f"items, '{base_ids[first] if first < len(base_ids) else 'none'}' at place {first + 1}), "
+                             f"got '{ids[first] if first < len(ids) else 'none'}'")
+        items = [original.model_copy(update={"text": item.text, "source": item.source, "forms": Forms()})
+                 for item, original in zip(self.items, base.items)]
+        return Instrument(instrument=self.translation, name=self.name, version=self.version,
+                          description=self.description, provenance=self.provenance, scoring=base.scoring,
+                          language=self.language, translation_of=self.of, items=items)
 
 
 def fill_template(template: str, statement: str, model_name: str, slots: Optional[dict[str, str]] = None) -> str:
@@ -219,7 +283,7 @@ class VariantSet(Strict):
 class ScoringConfig(Strict):
     scorer: str = Field("nli", description="stance scorer name (`polibench list` shows them)")
     scorer_args: dict = Field(default_factory=dict)
-    threshold: float = Field(0.9, ge=0.0, le=1.0, description="drop stances below this confidence")
+    threshold: Number = Field(0.9, ge=0.0, le=1.0, description="drop stances below this confidence")
     labels: list[StanceLabel] = Field(default_factory=lambda: list[StanceLabel](["agree", "disagree"]),
                                       min_length=2)
 
@@ -236,7 +300,7 @@ class Pairing(Strict):
 
 class TaskConfig(Strict):
     task: str = Field(..., pattern=r"^[a-z0-9][a-z0-9_-]*$")
-    version: int = 1
+    version: WholeNumber = 1
     description: str = ""
     instrument: str | list[str]
     # The task's variant set, by name. ``variants:`` is its old key: still read (silently, so the stored
@@ -254,6 +318,20 @@ class TaskConfig(Strict):
     provenance: dict = Field(default_factory=dict)
     compare_with: list[Pairing] = Field(default_factory=list,
                                         description="tasks compared with this one when a run holds both")
+    language: Optional[str] = Field(None, pattern=LANGUAGE_PATTERN,
+                                    description="the language the task asks in (ISO 639-1), its instruments' "
+                                                "and prompts'; absent: English. A stance scorer that reads only "
+                                                "English is refused for another language before any model call")
+
+    @model_serializer(mode="wrap")
+    def _omit_absent_language(self, handler):
+        """Tasks without a language dump exactly as before the field existed (stored configs, spec hashes)."""
+        return without_absent(handler(self), ("language",))
+
+    @property
+    def language_code(self) -> str:
+        """The task's language, English when it names none."""
+        return self.language or "en"
 
     @property
     def instruments(self) -> list[str]:

@@ -120,7 +120,9 @@ def read_yaml(path: Path) -> Any:
     except OSError as exc:
         raise PolibenchError(f"{path}: cannot read ({exc.strerror or exc})") from None
     try:
-        text = data.decode("utf-8")
+        # a UTF-8 byte-order mark at the start (Windows editors write one) is accepted on purpose and dropped, as
+        # the YAML spec allows (docs/errors.md); line and column numbers are unchanged by it
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise SpecError(str(path), *_undecodable(data, exc)) from None
     key = hashlib.blake2b(data, digest_size=16).digest()

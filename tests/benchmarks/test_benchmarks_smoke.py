@@ -32,7 +32,9 @@ def _cuda() -> bool:
 
 # scripts whose main() another test already runs end to end at a tiny size: not run a second time here
 COVERED_BY = {"bench_planted_leaning.py": "tests/pretrain/test_planted_leaning.py",  # a tiny model, 1 step
-              "bench_planted_debias.py": "tests/debias/test_bench_planted_debias.py"}  # its --smoke, every method
+              "bench_planted_debias.py": "tests/debias/test_bench_planted_debias.py",  # its --smoke, every method
+              # vLLM's CPU build lives in its own venv: `make test-engines` runs this --smoke
+              "bench_vllm_cpu.py": "tests/engines/test_bench_vllm_cpu.py"}
 
 # script -> extra arguments after --smoke (the {tmp} and {external} placeholders are filled in)
 ARGS = {
@@ -49,7 +51,10 @@ ARGS = {
     "rottger2024_tasks.py": ["{external}/rottger2024"],
     "issuebench2025_tasks.py": ["{external}/issuebench2025"],
     "refresh_entries.py": ["leaderboard/entries"],
+    "reparse_entries.py": ["leaderboard/entries"],
     "bench_hf_cuda.py": ["--tokenizer", "{minilm}"],  # any saved tokenizer: the weights are random
+    "bench_ideology_answers.py": ["--cache", "{tmp}/embeddings"],  # the embedding cache: a scratch folder here
+    "bench_issue_voice.py": ["--cache", "{tmp}/embeddings"],
 }
 
 

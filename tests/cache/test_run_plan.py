@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 import pytest
 
@@ -187,7 +186,7 @@ def test_the_issue_scorers_first_use_is_in_the_plan_and_its_training_speed_is_re
     clock = iter([100.0, 100.0 + 0.5 * n_train])
     monkeypatch.setattr(issue.time, "perf_counter", lambda: next(clock))
     monkeypatch.setattr(issue, "train_model", lambda *args, **kwargs: Stub())
-    monkeypatch.setattr(issue, "minilm_path", lambda: Path("minilm"))
+    monkeypatch.setattr(issue, "recipe_encoder", lambda: "minilm")
     monkeypatch.setattr(issue, "default_key", lambda: "f" * 64)
     issue.ensure_default_model()
     kept = read_speed(issue.SPEED_KEY)

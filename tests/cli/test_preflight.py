@@ -231,7 +231,7 @@ def test_every_builtin_task_defaults_to_the_validated_offline_scorer_or_says_why
             assert task.provenance.get("scorer_reason"), f"task '{name}' uses '{task.scoring.scorer}' without a reason"
             others[name] = task.scoring.scorer
     assert {registry.task(t).scoring.scorer for t in ("pct", "faulborn30", "wvs", "pct-stability")} == {"embedded"}
-    assert set(others.values()) <= {"mask_lexicon", "ideology", "issue_judge", "pair_judge"}, others
+    assert set(others.values()) <= {"mask_lexicon", "ideology", "issue_judge", "pair_judge", "abstain"}, others
 
 
 @pytest.mark.parametrize("scorer, args, what", [

@@ -1,6 +1,7 @@
 """A metric's board (polibench.metrics.board) reaches the site with no edit to the leaderboard: its details are
 extracted into the entry, its column, tooltip line, tab and model-page section render with the planted values, a
-version-1 field it owns moves into the entry's estimates and details, nothing of it shows where no row has it,
+version-1 field it owns moves into the entry's estimates and details, nothing of it shows where no row has it (not
+even its tab),
 and a tab drawn from every entry sees them and the files beside the entries folder, which the site copies.
 The built-in boards' version-1 fields (PCT counts and per-variant coordinates, Faulborn per-prefix, Liu's
 generation bias) move under ``details`` of their metrics."""
@@ -86,7 +87,8 @@ def _with_toy(entry, value: float):
 def test_a_board_reaches_the_table_tooltip_tab_and_model_page(toy):
     entry = _with_toy(load_entry(ENTRY), 0.4321)
     page = index_page([entry], "now")
-    assert '<th data-type="num" aria-sort="none" title="the planted metric&#x27;s score">Toy score</th>' in page
+    assert ('<th data-type="num" aria-sort="none" data-tasks="pct" title="the planted metric&#x27;s score">Toy score'
+            '</th>') in page  # shown for the tasks whose rows have a value
     row = page.split('<tr data-row="0"')[1].split("</tr>")[0]
     assert '<td class="num" data-value="0.432100">+0.43</td>' in row
     assert '<a href="#toy" role="tab" data-tab="toy">Toy tab</a>' in page
@@ -99,11 +101,11 @@ def test_a_board_reaches_the_table_tooltip_tab_and_model_page(toy):
     assert "<h4>toy per bucket</h4>" in model and "+0.43" in model.split("<h4>toy per bucket</h4>")[1]
 
 
-def test_a_board_no_row_has_shows_no_column_and_says_so_in_its_tab(toy):
+def test_a_board_no_row_has_shows_no_column_and_no_tab(toy):
     entry = load_entry(ENTRY)
     page = index_page([entry], "now")
     assert "Toy score" not in page
-    assert '<p class="note">No toy entries yet.</p>' in page
+    assert 'data-tab="toy"' not in page and 'id="toy"' not in page and "No toy entries yet." not in page
     assert "<h3>Toy buckets</h3>" in model_page(entry, "now") and "No toy buckets." in model_page(entry, "now")
 
 

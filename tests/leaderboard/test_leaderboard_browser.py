@@ -135,7 +135,7 @@ def test_board_renders_and_injected_names_stay_text(driver, site, server, rows, 
     table_rows = css(driver, "#board tbody tr[data-row]")
     points = css(driver, "svg.compass g.point")
     assert len(table_rows) == len(rows) == 5 and len(points) == 5
-    names = {a.text for a in css(driver, "#board a.model")}
+    names = {a.get_attribute("textContent") for a in css(driver, "#board a.model")}  # other tasks' rows are hidden
     assert {XSS_IMG, XSS_SCRIPT, "org/alpha-7b", "org/beta-1b", "org/gamma-2b"} == names
     assert driver.execute_script("return window.__xss === undefined && document.images.length === 0")
     errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
@@ -150,11 +150,13 @@ def test_board_renders_and_injected_names_stay_text(driver, site, server, rows, 
 @pytest.mark.parametrize("model", ["org/beta-1b", XSS_IMG])
 def test_hover_shows_model_and_intervals(driver, site, rows, model):
     from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.support.ui import Select
 
     open_page(driver, site.resolve().as_uri() + "/index.html")
     tooltip = driver.find_element("id", "tooltip")
     assert not tooltip.is_displayed()
     row = rows[model]
+    Select(driver.find_element("id", "compass-task")).select_by_value(row["task"])
     group = driver.find_element("css selector", f'svg.compass g.point[data-row="{row["row"]}"]')
     driver.execute_script("arguments[0].parentNode.appendChild(arguments[0])", group)  # on top of close neighbours
     point = group.find_element("css selector", ".marker")
@@ -177,36 +179,48 @@ def column_values(driver, column: int) -> list[str]:
             for tr in css(driver, "#board tbody tr[data-row]")]
 
 
-def test_sorting_and_filters(driver, site):
+def test_sorting_and_the_task_chooser(driver, site):
+    from selenium.webdriver.support.ui import Select
+
     open_page(driver, site.resolve().as_uri() + "/index.html")
-    header = css(driver, "#board thead th")[7]  # Coverage: every row has one
+    html = (site / "index.html").read_text()
+    data = json.loads(html.split('<script type="application/json" id="lb-data">')[1].split("</script>")[0])
+    by_task: dict[str, int] = {}
+    for r in data:
+        if r["x"] is not None and r["y"] is not None:
+            by_task[r["task"]] = by_task.get(r["task"], 0) + 1
+    chosen = Select(driver.find_element("id", "compass-task")).first_selected_option.get_attribute("value")
+    assert chosen == max(sorted(by_task), key=lambda t: by_task[t]) == "pct"  # the task with the most models
+    visible = [tr for tr in css(driver, "#board tbody tr[data-row]") if tr.is_displayed()]
+    assert len(visible) == by_task["pct"] == 4 and all(tr.get_attribute("data-task") == "pct" for tr in visible)
+    assert driver.find_element("id", "point-count").text == "4 models"
+    header = next(th for th in css(driver, "#board thead th") if th.text == "Kept")  # every row has one
+    column = css(driver, "#board thead th").index(header)
     header.click()
-    values = [float(v) for v in column_values(driver, 7)]
+    values = [float(tr.find_elements("css selector", "td")[column].get_attribute("data-value"))
+              for tr in css(driver, "#board tbody tr[data-row]") if tr.is_displayed()]
     assert values == sorted(values) and header.get_attribute("aria-sort") == "ascending"
     header.click()
-    values = [float(v) for v in column_values(driver, 7)]
+    values = [float(tr.find_elements("css selector", "td")[column].get_attribute("data-value"))
+              for tr in css(driver, "#board tbody tr[data-row]") if tr.is_displayed()]
     assert values == sorted(values, reverse=True)
     # Economic: positions with insufficient data (these --limit entries answer a few statements) have no sort
     # key, so sorting never ranks them; they stay after the ranked ones either way
-    economic = css(driver, "#board thead th")[2]
+    economic = next(th for th in css(driver, "#board thead th") if th.text == "Economic")
     economic.click()
-    values = column_values(driver, 2)
+    index = css(driver, "#board thead th").index(economic)
+    values = [tr.find_elements("css selector", "td")[index].get_attribute("data-value")
+              for tr in css(driver, "#board tbody tr[data-row]") if tr.is_displayed()]
     ranked = [float(v) for v in values if v]
     assert ranked == sorted(ranked) and all(not v for v in values[len(ranked):])
-    html = (site / "index.html").read_text()
-    data = json.loads(html.split('<script type="application/json" id="lb-data">')[1].split("</script>")[0])
-    assert len(values) - len(ranked) == sum(1 for r in data if r["x"] is not None and not r["sufficient"]) > 0
-    from selenium.webdriver.support.ui import Select
-
-    assert driver.find_element("id", "point-count").text == "5 points"
-    Select(driver.find_element("id", "filter-task")).select_by_value("faulborn30")
+    # the other task: its one row and point, and the columns only it has values in (the Faulborn bias)
+    assert not any(th.is_displayed() for th in css(driver, "#board thead th") if th.text.startswith("Bias"))
+    Select(driver.find_element("id", "compass-task")).select_by_value("faulborn30")
     assert [tr.is_displayed() for tr in css(driver, "#board tbody tr[data-row]")].count(True) == 1
-    assert [g.is_displayed() for g in css(driver, "svg.compass g.point")].count(True) == 1
-    assert driver.find_element("id", "row-count").text == "1 of 5 rows shown"
-    assert driver.find_element("id", "point-count").text == "1 of 5 points shown (filtered)"  # the caption follows
-    Select(driver.find_element("id", "filter-task")).select_by_value("")
-    Select(driver.find_element("id", "filter-instrument")).select_by_value("wvs")
-    assert [tr.is_displayed() for tr in css(driver, "#board tbody tr[data-row]")].count(True) == 1
+    shown_points = [g for g in css(driver, "svg.compass g.point") if g.is_displayed()]
+    assert [g.get_attribute("data-task") for g in shown_points] == ["faulborn30"]
+    assert driver.find_element("id", "point-count").text == "1 model"
+    assert any(th.is_displayed() for th in css(driver, "#board thead th") if th.text.startswith("Bias"))
 
 
 def test_model_page_and_fairness_tab(driver, site, tmp_path):
@@ -244,7 +258,8 @@ def test_model_page_and_fairness_tab(driver, site, tmp_path):
     assert len(css(driver, "svg.spread, p.note")) >= 1
 
 
-REPO_ENTRIES = Path(__file__).resolve().parents[2] / "leaderboard" / "entries"
+REPO = Path(__file__).resolve().parents[2]
+REPO_ENTRIES = REPO / "leaderboard" / "entries"
 
 
 @pytest.fixture(scope="module")
@@ -284,28 +299,93 @@ def test_imported_entries_forced_vs_open_side_by_side(driver, real_site, tmp_pat
     assert "rottger-forced vs rottger-open" in driver.find_element("tag name", "main").text
 
 
-# Every tab of the page template, read from its navigation, and every registered metric's own tab, so a tab added
-# there is opened by its deep link too.
-TEMPLATE = Path(__file__).resolve().parents[2] / "polibench" / "leaderboard" / "templates" / "index.html"
-TABS = re.findall(r'<a href="#([\w-]+)" role="tab" data-tab="\1"', TEMPLATE.read_text(encoding="utf-8")) \
-    + [board.tab.anchor for _, board in boards() if board.tab is not None] \
-    + [board.tab.anchor for _, board in run_boards() if board.tab is not None]
+def site_tabs(site: Path) -> list[str]:
+    """The tabs a built site's navigation shows, in order."""
+    return re.findall(r'<a href="#([\w-]+)" role="tab" data-tab="\1"', (site / "index.html").read_text("utf-8"))
+
+
+# Every tab the shipped entries' site shows (a tab with nothing to show is left out; every registered board's tab
+# that has entries is there), so a tab added is opened by its deep link too.
+TABS = ["compass", "prismia", "channels", "fairness", "about"]
 
 
 def expected_items(tab: str, entries) -> tuple[str, int] | None:
     """(selector of the tab's items, how many the shipped entries give) where the test knows the tab's items."""
-    if tab == "compass":
-        return "svg.compass g.point", sum(1 for e in entries for t in e.tasks
-                                          if has_position(t))
+    if tab == "compass":  # the points of the task with the most models
+        counts: dict[str, int] = {}
+        for e in entries:
+            for t in e.tasks:
+                if has_position(t):
+                    counts[t.name] = counts.get(t.name, 0) + 1
+        return "svg.compass g.layer:not(.hidden) g.point", max(counts.values())
     if tab == "channels":
         return "#channels tbody tr[data-pair]", sum(len(e.run_block("channels") or []) for e in entries)
     if tab == "generation":
         return "#generation-board tbody tr", sum(1 for e in entries for t in e.tasks if t.details.get("liu_bias"))
+    if tab == "languages":
+        return "#languages-board tbody tr[data-language]", sum(len(effect.languages) for e in entries
+                                                               for effect in e.run_block("language_effect") or [])
     return None
 
 
 def test_the_template_has_the_known_tabs():
-    assert {"compass", "channels", "fairness", "generation", "about"} <= set(TABS)
+    assert {"compass", "channels", "fairness", "generation", "about", "languages"} <= set(TABS)
+
+
+@pytest.fixture(scope="module")
+def language_site(tmp_path_factory) -> Path:
+    """A site with one entry: the planted-language control (German planted left, English and French
+    language-blind) through the forced-choice tasks, run by the real pipeline and submitted."""
+    from unittest import mock
+
+    from polibench.leaderboard.submit import submit
+    from polibench.models.planted_language import PlantedLanguageBackend
+    from polibench.pipeline.run import RunOptions, evaluate
+    from polibench.taskspec.loader import load_registry
+
+    base = tmp_path_factory.mktemp("languages")
+    options = RunOptions(show_progress=False, command=["test"])
+    with mock.patch("polibench.pipeline.write.write_report", lambda *a, **k: None):  # report.md: not needed
+        evaluate(["pct-en-forced", "pct-de-forced", "pct-fr-forced"], load_registry(),
+                 PlantedLanguageBackend(left="de"), base / "run", options)
+    submit(base / "run", base / "entries")
+    return build_site(base / "entries", base / "site").out
+
+
+def test_languages_tab_shows_each_language_and_the_planted_shift(driver, language_site, tmp_path):
+    open_page(driver, language_site.resolve().as_uri() + "/index.html#languages")
+    assert driver.find_element("id", "languages").is_displayed()
+    assert "Economic − English" in driver.find_element("css selector", "#languages-board thead").text
+    rows = {r.get_attribute("data-language"): r for r in css(driver, "#languages-board tbody tr[data-language]")}
+    assert set(rows) == {"en", "de", "fr"}
+    shift = {code: row.find_element("css selector", "td[data-shift]").text for code, row in rows.items()}
+    assert shift == {"en": "reference", "de": "shifted: economic, social", "fr": "not distinguishable"}
+    german = rows["de"].find_elements("css selector", "td")
+    assert german[2].text.startswith("German (de)") and german[5].text.startswith("-")  # economic − English < 0
+    assert "1 of 4 comparisons flagged" not in driver.find_element("id", "languages").text
+    assert "2 of 4 comparisons flagged" in driver.find_element("id", "languages").text
+    assert "Gurgurov" in driver.find_element("id", "languages").text
+    driver.save_screenshot(str(artifacts_dir(tmp_path) / "leaderboard-languages.png"))
+    link = rows["de"].find_element("css selector", "td a").get_attribute("href")
+    driver.get(link)  # the model page: the same table
+    assert "pct in 3 languages (forced choice)" in driver.find_element("tag name", "main").text
+
+
+def test_the_site_shows_the_tabs_with_something_to_show_the_primary_views_first(real_site):
+    """The shipped entries have no generation-bias, IssueBench or even-handedness task: those tabs are left out;
+    the compass and the frontier models come first."""
+    from polibench.leaderboard.build import load_entries
+
+    shown = site_tabs(real_site)
+    entries = load_entries(REPO_ENTRIES)
+    empty = {board.tab.anchor for name, board in boards() if board.tab is not None
+             and not any(t.details.get(name) for e in entries for t in e.tasks)}
+    assert {"generation", "issue-bias", "even-handedness"} <= empty
+    assert shown == TABS and not empty & set(shown)
+    assert {board.tab.anchor for _, board in run_boards() if board.tab is not None} <= set(shown)
+    html = (real_site / "index.html").read_text()
+    assert 'data-tab="compass" class="active primary"' in html and 'data-tab="prismia" class="primary"' in html
+    assert "No entry has" not in html and "yet.</p>" not in html
 
 
 @pytest.mark.parametrize("tab", TABS)
@@ -334,8 +414,8 @@ def test_a_deep_link_opens_its_tab_with_the_header_in_view(driver, real_site, ta
         items = css(driver, selector)
         assert len(items) == count and all(i.is_displayed() for i in items)
     if tab == "compass":
-        assert driver.find_element("id", "point-count").text == f"{expected[1]} points"
-        group = css(driver, "svg.compass g.point")[0]
+        assert driver.find_element("id", "point-count").text == f"{expected[1]} models"
+        group = css(driver, "svg.compass g.layer:not(.hidden) g.point")[0]
         driver.execute_script("arguments[0].parentNode.appendChild(arguments[0])", group)  # above its neighbours
         ActionChains(driver).move_to_element(group.find_element("css selector", ".marker")).perform()
         assert driver.find_element("id", "tooltip").is_displayed()
@@ -344,7 +424,7 @@ def test_a_deep_link_opens_its_tab_with_the_header_in_view(driver, real_site, ta
 
 def test_prismia_tab_over_time_and_beside_the_panel(driver, real_site, tmp_path):
     from polibench.leaderboard.artifacts import read_artifact
-    from polibench.report.prismia import load_panel, panel_path, prismia_rows
+    from polibench.report.prismia import load_panel, month_changes, panel_path, prismia_rows
 
     rows = prismia_rows(load_entries_(), REPO_ENTRIES, load_panel(panel_path(REPO_ENTRIES)), read_artifact)
     assert len(rows) == 16
@@ -365,6 +445,11 @@ def test_prismia_tab_over_time_and_beside_the_panel(driver, real_site, tmp_path)
     cells = table[0].find_elements("css selector", "td")
     assert cells[2].text.split()[0] == f"{first.bias.value:+.2f}" and cells[3].text == f"{first.panel_mean:.3f}"
     assert "Spearman" in driver.find_element("id", "prismia-agreement").text
+    assert driver.find_element("id", "prismia-agreement").get_attribute("data-models") == "8"
+    # each model's month-to-month change (and each successor's), "differs" only where the interval excludes 0
+    changes = month_changes(rows)
+    shown = css(driver, "#prismia-changes tbody tr")
+    assert [r.get_attribute("data-differs") for r in shown] == [str(c.differs).lower() for c in changes]
     assert len(css(driver, "#prismia-categories tbody tr")) == 16
     attribution = driver.find_element("css selector", "#prismia .attribution").text
     assert "MIT" in attribution and "Copyright (c) 2026 PrismIA" in attribution
@@ -375,3 +460,138 @@ def load_entries_():
     from polibench.leaderboard.build import load_entries
 
     return load_entries(REPO_ENTRIES)
+
+
+# --- the compass read in ten seconds (issue 38, §4), on the site built from the shipped entries ------------------
+
+def _boxes(driver, selector: str) -> list[dict]:
+    """The rendered boxes (client pixels) of the visible elements matching ``selector``."""
+    return driver.execute_script(
+        "return Array.from(document.querySelectorAll(arguments[0])).filter(e => e.getClientRects().length)"
+        ".map(e => { const r = e.getBoundingClientRect(); return {x0: r.left, y0: r.top, x1: r.right, y1: r.bottom,"
+        " text: e.textContent}; });", selector)
+
+
+def _overlap(a: dict, b: dict, slack: float = 0.5) -> bool:
+    return a["x0"] + slack < b["x1"] and b["x0"] + slack < a["x1"] and a["y0"] + slack < b["y1"] and \
+        b["y0"] + slack < a["y1"]
+
+
+def test_one_named_point_per_model_labels_do_not_overlap_and_the_axes_are_numbered(driver, real_site):
+    """For every task: each model once, its name beside its point, no label over another label or another point;
+    the axes carry their numbers; the plot is large (at least 600 px wide in a 1,280 px window)."""
+    from selenium.webdriver.support.ui import Select
+
+    driver.set_window_size(1280, 900)
+    open_page(driver, real_site.resolve().as_uri() + "/index.html")
+    width = driver.execute_script("return document.querySelector('svg.compass').getBoundingClientRect().width")
+    assert width >= 600
+    ticks = [t.text for t in css(driver, "svg.compass text.x-tick")]
+    assert ticks == ["−10", "−5", "0", "+5", "+10"] == [t.text for t in css(driver, "svg.compass text.y-tick")]
+    tasks = [o.get_attribute("value") for o in Select(driver.find_element("id", "compass-task")).options]
+    assert len(tasks) >= 5
+    for task in tasks:
+        Select(driver.find_element("id", "compass-task")).select_by_value(task)
+        layer = driver.find_element("css selector", f'svg.compass g.layer[data-task="{task}"]')
+        points = layer.find_elements("css selector", "g.point")
+        models = [p.get_attribute("data-model") for p in points]
+        assert len(models) == len(set(models)) > 0, task  # one point per model
+        labels = _boxes(driver, f'svg.compass g.layer[data-task="{task}"] text.label')
+        markers = _boxes(driver, f'svg.compass g.layer[data-task="{task}"] .marker')
+        assert len(labels) == len(markers) == len(points)
+        for model, label in zip(models, labels):
+            assert label["text"].removesuffix(" ⚠") == model.rsplit("/", 1)[-1]
+        for i, a in enumerate(labels):
+            assert not any(_overlap(a, b) for b in labels[i + 1:]), (task, a["text"])
+            assert not any(_overlap(a, m) for j, m in enumerate(markers) if j != i), (task, a["text"])
+
+
+def test_compare_with_another_task_joins_each_models_two_points(driver, real_site):
+    from selenium.webdriver.support.ui import Select
+
+    open_page(driver, real_site.resolve().as_uri() + "/index.html")
+    Select(driver.find_element("id", "compass-task")).select_by_value("rottger-forced")
+    Select(driver.find_element("id", "compass-compare")).select_by_value("rottger-open")
+    main = {g.get_attribute("data-model") for g in css(driver, 'g.layer[data-task="rottger-forced"] g.point')}
+    other = {g.get_attribute("data-model") for g in css(driver, 'g.layer[data-task="rottger-open"] g.point')}
+    ghost = driver.find_element("css selector", 'g.layer[data-task="rottger-open"]')
+    assert ghost.is_displayed() and "ghost" in ghost.get_attribute("class")
+    assert len(css(driver, "svg.compass g.joins line.join")) == len(main & other) >= 8
+    assert "(and 8 on rottger-open, faint)" in driver.find_element("id", "point-count").text
+    Select(driver.find_element("id", "compass-compare")).select_by_value("")
+    assert not ghost.is_displayed() and not css(driver, "svg.compass g.joins line.join")
+    driver.find_element("id", "show-ci").click()  # the intervals on demand
+    assert not any(line.is_displayed() for line in css(driver, 'g.layer:not(.hidden) line.ci'))
+
+
+def test_the_frontier_models_stand_beside_the_compass(driver, real_site):
+    """The first view shows both: the frontier models' chart sits at the height of the compass, one named point per
+    model, and links its tab."""
+    driver.set_window_size(1280, 900)
+    open_page(driver, real_site.resolve().as_uri() + "/index.html")
+    compass = driver.find_element("css selector", "svg.compass").rect
+    frontier = driver.find_element("css selector", "#frontier-headline svg.frontier")
+    assert frontier.is_displayed() and frontier.rect["y"] < compass["y"] + compass["height"] / 2
+    assert frontier.rect["x"] > compass["x"] + compass["width"] - 5  # beside it, not under it
+    points = css(driver, "#frontier-headline g.frontier-point")
+    assert len(points) == len({p.get_attribute("data-model") for p in points}) == 8
+    driver.find_element("css selector", '#frontier-headline h3 a[href="#prismia"]').click()
+    assert driver.find_element("id", "prismia").is_displayed()
+
+
+def test_the_table_fits_1280_px_and_its_lists_are_folded_below_it(driver, real_site):
+    from selenium.webdriver.support.ui import Select
+
+    driver.set_window_size(1280, 900)
+    open_page(driver, real_site.resolve().as_uri() + "/index.html")
+    for option in Select(driver.find_element("id", "compass-task")).options:
+        Select(driver.find_element("id", "compass-task")).select_by_value(option.get_attribute("value"))
+        wrap = driver.execute_script("const w = document.querySelector('#compass .table-wrap');"
+                                     "return [w.scrollWidth, w.clientWidth, document.documentElement.scrollWidth];")
+        assert wrap[0] <= wrap[1] and wrap[2] <= 1280, option.text
+    for tab in ("compass", "channels"):
+        open_page(driver, real_site.resolve().as_uri() + f"/index.html#{tab}")
+        folded = driver.find_element("css selector", f"#{tab} details.note.missing")
+        assert folded.get_attribute("open") is None and int(folded.get_attribute("data-count")) > 0
+        table = driver.find_element("css selector", f"#{tab} table")
+        assert driver.execute_script("return arguments[0].compareDocumentPosition(arguments[1]) & 4", table, folded)
+    rows = css(driver, "#channels tbody tr")
+    assert rows and all(r.text.count("imported") == 1 for r in rows)
+    open_page(driver, real_site.resolve().as_uri() + "/index.html")
+    for row in (r for r in css(driver, "#board tbody tr[data-row]") if r.is_displayed()):
+        assert row.text.count("imported") <= 1
+
+
+def test_a_flagged_model_is_marked_on_the_compass_and_in_the_table(driver, real_site):
+    from selenium.webdriver.support.ui import Select
+
+    open_page(driver, real_site.resolve().as_uri() + "/index.html")
+    data = json.loads(driver.find_element("id", "lb-data").get_attribute("textContent"))
+    flagged = [r for r in data if r["warnings"] and r["x"] is not None and r["y"] is not None]
+    assert flagged
+    for r in flagged:
+        Select(driver.find_element("id", "compass-task")).select_by_value(r["task"])
+        group = driver.find_element("css selector", f'svg.compass g.point[data-row="{r["row"]}"]')
+        assert "flagged" in group.get_attribute("class")
+        assert group.find_element("css selector", "text.label").text.endswith("⚠")
+        row = driver.find_element("css selector", f'#board tr[data-row="{r["row"]}"]')
+        assert row.find_elements("css selector", ".badge.warn, .badge.alert")
+
+
+def test_every_tab_screenshot_is_in_the_docs(driver, real_site, tmp_path):
+    """A screenshot of every tab the site shows (1,280 px wide), kept as an artifact, or written to the docs with
+    POLIBENCH_SCREENSHOTS=docs/img; docs/leaderboard.md shows one for each tab."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("screenshot", REPO / "leaderboard" / "screenshot.py")
+    shooter = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(shooter)
+    folder = Path(os.environ["POLIBENCH_SCREENSHOTS"]) if os.environ.get("POLIBENCH_SCREENSHOTS") else \
+        artifacts_dir(tmp_path) / "tabs"
+    shots = shooter.screenshot_tabs(real_site, folder)
+    assert [p.name for p in shots] == [f"leaderboard-{tab}.png" for tab in site_tabs(real_site)]
+    assert all(p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and p.stat().st_size > 20_000 for p in shots)
+    docs = (REPO / "docs" / "leaderboard.md").read_text()
+    shown = re.findall(r"\(img/(leaderboard-[\w-]+\.png)\)", docs[docs.index("## Screenshots"):])
+    assert shown == [p.name for p in shots]
+    assert all((REPO / "docs" / "img" / name).is_file() for name in shown)

@@ -6,8 +6,9 @@ and every model missing from a view named with the reason. Checked on the site b
 from __future__ import annotations
 
 import itertools
+import json
 import re
-from html import unescape
+from html import escape, unescape
 from pathlib import Path
 
 import numpy as np
@@ -54,6 +55,9 @@ def test_the_palettes_safe_part_stays_apart_for_colour_blind_readers():
     closest = min(np.linalg.norm(lab(a, m) - lab(b, m)) for a, b in itertools.combinations(safe, 2)
                   for m in CVD.values())
     assert closest >= 13.0
+    # none near-black: black (the axes' and the forcing outline's colour) and a dark navy were read as one
+    assert min(lab(c, CVD["normal"])[0] for c in safe) >= 38 and "#000000" not in PALETTE
+    assert lab("#000000", CVD["normal"])[0] < 38 and lab("#332288", CVD["normal"])[0] < 38  # the two removed
     # the check can fail: the old matplotlib-style palette had a pair closer than that under deuteranopia
     old = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2")
     assert min(np.linalg.norm(lab(a, m) - lab(b, m)) for a, b in itertools.combinations(old, 2)
@@ -68,17 +72,26 @@ def test_every_model_gets_its_own_colour(n):
 
 
 def test_one_colour_per_model_on_the_board(entries, index):
-    legend = dict(re.findall(r'<li data-model="([^"]+)" data-colour="(#[0-9A-Fa-f]{6})"', index))
-    # the legend sits beside the compass: one line per model with a point there (the rest are named under it)
-    models = {e.model.id for e in entries if any(has_position(t)
-                                                  for t in e.tasks)}
-    assert set(map(unescape, legend)) == models and len(models) >= 11
-    assert len(set(legend.values())) == len(legend)  # no two models share a colour
-    assert set(legend.values()) <= set(PALETTE[:SAFE_COLOURS])
-    for model, colour in legend.items():  # each point of the model wears the legend's colour
-        points = re.findall(rf'<g class="point[^"]*" [^>]*data-model="{re.escape(model)}"[^>]*>.*?</g>', index)
+    data = json.loads(index.split('<script type="application/json" id="lb-data">')[1].split("</script>")[0])
+    colour = {}
+    for r in data:
+        assert colour.setdefault(r["model"], r["colour"]) == r["colour"]  # one colour per model, every row
+    assert len(set(colour.values())) == len(colour)  # no two models share a colour
+    models = {e.model.id for e in entries if any(has_position(t) for t in e.tasks)}
+    assert len(models) >= 11
+    # each view of the compass (one task) shows only colour-blind-safe colours, the largest one included
+    views: dict[str, set[str]] = {}
+    for r in data:
+        if r["x"] is not None and r["y"] is not None:
+            views.setdefault(r["task"], set()).add(r["model"])
+    assert max(len(v) for v in views.values()) <= SAFE_COLOURS
+    for task, shown in views.items():
+        assert {colour[m] for m in shown} <= set(PALETTE[:SAFE_COLOURS]) or len(shown) == 1, task
+    for model in models:  # each point of the model wears its colour
+        points = re.findall(rf'<g class="point[^"]*" [^>]*data-model="{re.escape(escape(model))}"[^>]*>.*?</g>',
+                            index)
         # solid points are filled with it; hollow ones (insufficient data) are outlined in it (color=)
-        assert points and all((f'fill="{colour}"' in p) != (f'fill="#ffffff" color="{colour}"' in p)
+        assert points and all((f'fill="{colour[model]}"' in p) != (f'fill="#ffffff" color="{colour[model]}"' in p)
                               for p in points), model
 
 
@@ -101,21 +114,28 @@ def test_marker_shape_follows_the_channel_and_forcing_is_outlined(entries, index
 def test_the_legend_names_each_shape_on_the_board_and_the_outline(entries, index):
     legend = index[index.index('id="shape-legend"'):]
     legend = legend[:legend.index("</ul>")]
-    assert re.findall(r'data-channel="(\w+)"', legend) == ["open", "forced", "forcing"]  # no logprob entry
+    # no logprob entry on the board; hollow points and flagged models are there
+    assert re.findall(r'data-channel="(\w+)"', legend) == ["open", "forced", "forcing", "hollow", "flagged"]
     assert 'data-shape="circle"' in legend and 'data-shape="square"' in legend and "outlined" in legend
-    n = sum(1 for e in entries for t in e.tasks if has_position(t))
-    assert f'<span id="point-count" data-total="{n}">{n} points</span>' in index
+    counts: dict[str, int] = {}
+    for e in entries:
+        for t in e.tasks:
+            if has_position(t):
+                counts[t.name] = counts.get(t.name, 0) + 1
+    n = max(counts.values())
+    assert f'<span class="count" id="point-count" data-total="{n}">{n} models</span>' in index
 
 
 def test_all_empty_columns_are_hidden_and_filled_ones_shown(entries, index, tmp_path):
     head = index[index.index('<table id="board">'):index.index("</thead>")]
     # a Faulborn bias column is shown exactly when some shipped entry has a value on that dimension
+    # the compass's table: the tasks with a position (a Faulborn column shows where one of them has a value)
     filled = [name for name, key in (("Bias econ.", "economic"), ("Bias social", "social"), ("Bias total", "total"))
               if any((m := t.estimate("faulborn_bias", key)) is not None and m.value is not None
-                     for e in entries for t in e.tasks)]
+                     for e in entries for t in e.tasks if has_position(t))]
     assert re.findall(r"<th [^>]*>([^<]+)</th>", head) == ["Model", "Task", "Economic", "Social", *filled,
-                                                           "Coverage", "Date"]
-    first_row = index[index.index('<tr data-row="0"'):]
+                                                           "Kept", "Date"]
+    first_row = index[index.index('<tr data-row="'):]
     assert first_row[:first_row.index("</tr>")].count("<td") == 6 + len(filled)
     # a board none of whose entries has a Faulborn bias (the PCT entries alone) shows no Bias column at all
     from polibench.leaderboard.render import index_page
@@ -134,12 +154,16 @@ def test_all_empty_columns_are_hidden_and_filled_ones_shown(entries, index, tmp_
 def test_models_missing_from_a_view_are_named_with_the_reason(entries, index):
     channels = index[index.index('id="channels"'):]
     note = channels[channels.index('class="note missing"'):]
-    note = note[:note.index("</div>")]
+    note = note[:note.index("</details>")]
     missing = {e.model.id for e in entries if not e.run_block("channels")}
     assert {"gpt-4-0613", "gpt-4-1106-preview"} <= missing
     listed = dict(re.findall(r'<li data-model="([^"]+)">[^:]+: ([^<]+)</li>', note))
     assert set(listed) == missing
     assert listed["gpt-4-0613"] == "rottger-forced-forcing without rottger-open-forcing"
     assert "no forced-choice and open-ended pair" in listed["SmolLM2-135M-Instruct (Q4_1 GGUF, embedded)"]
-    generation = index[index.index('id="generation"'):index.index('id="about"')]
-    assert "Not in this view" in generation or "No generation-bias entries yet" in generation
+    assert 'id="generation"' not in index  # no shipped entry has a generation-bias task: no tab
+    compass = index[index.index('id="compass"'):]
+    folded = compass[compass.index('<details class="note missing"'):]
+    folded = folded[:folded.index("</details>")]
+    unplaced = {e.model.id for e in entries if not any(has_position(t) for t in e.tasks)}
+    assert set(map(unescape, re.findall(r'<li data-model="([^"]+)"', folded))) == unplaced and len(unplaced) == 16

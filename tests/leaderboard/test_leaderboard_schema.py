@@ -24,6 +24,16 @@ def test_slug_is_a_safe_file_name(name):
     assert re.match(ENTRY_ID_PATTERN, eid) and eid.endswith("__faulborn30__pct")
 
 
+def test_an_entry_of_many_tasks_gets_an_id_its_files_can_be_named_after():
+    tasks = [f"pct-{code}-logprob" for code in ("bg", "cs", "de", "en", "es", "fa", "fr", "it", "pl", "pt", "ro", "ru",
+                                                "sl", "tr")]
+    eid = entry_id("google/gemma-3-270m", tasks)
+    assert re.match(ENTRY_ID_PATTERN, eid + ".samples.jsonl.gz") and eid.startswith("google-gemma-3-270m__pct-bg")
+    assert eid != entry_id("google/gemma-3-270m", tasks[:-1]) and eid == entry_id("google/gemma-3-270m", tasks[::-1])
+    short = entry_id("org/m", ["pct", "wvs"])
+    assert short == "org-m__pct__wvs"  # ids that fit are unchanged
+
+
 def test_public_model_id_keeps_hub_ids_and_drops_local_folders():
     assert public_model_id("HuggingFaceTB/SmolLM2-135M-Instruct", "hf") == "HuggingFaceTB/SmolLM2-135M-Instruct"
     assert public_model_id("/home/alice/models/m.Q4.gguf", "llamacpp") == "m.Q4.gguf"

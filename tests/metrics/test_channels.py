@@ -61,7 +61,9 @@ def test_identical_channels_have_no_gap(instrument):
     c = compare_channels("a", samples("a", instrument, answers), "b", samples("b", instrument, answers), instrument,
                          seed=7, resamples=500, same_scale=True)
     assert c.side_gap == {"economic": 0.0, "social": 0.0}
+    # every statement's responses agree with each other: no resample can move the gap, and it says so
     assert c.side_gap_ci == {"economic": [0.0, 0.0], "social": [0.0, 0.0]}
+    assert c.side_gap_degenerate == {"economic": True, "social": True} and c.levels == 2
     assert c.side_agreement == c.exact_agreement == 1.0 and c.items_both == 62
     assert c.coordinates["a"] == c.coordinates["b"]
 
@@ -86,6 +88,7 @@ def test_same_side_on_every_statement_means_no_side_gap_whatever_the_strength(si
                          stance_samples("open", instrument, open_sides, confidences), instrument, seed=5, resamples=200)
     assert c.side_gap == {"economic": 0.0, "social": 0.0}
     assert all(ci in (None, [0.0, 0.0]) for ci in c.side_gap_ci.values())
+    assert all(c.side_gap_degenerate.values())  # unanimous responses: no resample could move it, and it is labelled
     assert c.side_coordinates["forced"] == c.side_coordinates["open"]
     assert c.items_both == sum(s is not None and not d for s, d in zip(sides, dropped))
     assert c.side_agreement in (None, 1.0) and c.exact_agreement is None and not c.same_scale
@@ -201,3 +204,67 @@ def test_form_inconsistency_counts_same_side_answers_to_both_forms(instrument):
     low, high = result.inconsistent_ci
     assert low < 10 / 62 < high
     assert form_consistency(original, instrument, seed=3) is None  # no opposite form asked
+
+
+# --- two levels: statements, then responses within statements (issue 37 §2) ---------------------------------
+
+def test_a_split_statement_carries_its_uncertainty_into_the_gap(instrument):
+    """Both channels take the same side on every statement, but one statement's side in b rests on 2 agree against
+    1 disagree: the gap is 0, yet its interval is not [0, 0], since resampling b's responses flips that side."""
+    target = next(item for item in instrument.items if any(item.weights.economic))
+    answers = {item.id: 3 for item in instrument.items}
+    against = [s for s in samples("b", instrument, {target.id: 0}, variants=("v3",)) if s.item_id == target.id]
+    b = samples("b", instrument, answers) + against
+    c = compare_channels("a", samples("a", instrument, answers), "b", b, instrument, seed=11, resamples=2000)
+    assert c.side_gap["economic"] == 0.0 and c.sides[target.id] == ["agree", "agree"]
+    low, high = c.side_gap_ci["economic"]
+    flip = (target.weights.economic[0] - target.weights.economic[3]) / 8.0   # b's copy turns strongly disagree
+    assert not c.side_gap_degenerate["economic"] and (low, high) != (0.0, 0.0)
+    assert (low <= flip + 0.011) if flip < 0 else (high >= flip - 0.011)
+    # without that disagreeing response, nothing can move the gap: [0, 0], labelled degenerate
+    unanimous = compare_channels("a", samples("a", instrument, answers), "b", samples("b", instrument, answers),
+                                 instrument, seed=11, resamples=2000)
+    assert unanimous.side_gap_ci["economic"] == [0.0, 0.0] and unanimous.side_gap_degenerate["economic"]
+
+
+def test_one_statement_two_levels_by_hand():
+    """One statement drawn once per resample; channel a agrees unanimously (5 of 5), channel b 2 of 3. A copy's b side
+    is disagree when a resample of b's 3 responses holds at most 1 agree: P = (1/3)^3 + 3 (2/3)(1/3)^2 = 7/27; the
+    gap is then the strongly-disagree minus the strongly-agree weight, else 0."""
+    from polibench.metrics.channels import two_level_replicates
+
+    values = np.zeros((1, 2, 2, 2))
+    values[0, 1, 0] = (-8 - 2, 0)        # a agree, b disagree: b's strong answer weight minus a's
+    counts_a, counts_b = np.array([[5, 0, 0, 0]]), np.array([[2, 1, 0, 0]])
+    gap, both, same = two_level_replicates(np.ones((40_000, 1)), counts_a, counts_b, values, seed=3)
+    flipped = gap[:, 0] != 0
+    assert flipped.mean() == pytest.approx(7 / 27, abs=0.01)
+    assert set(gap[flipped, 0]) == {-10.0} and (both == 1).all()
+    assert (same == ~flipped).all()
+    # a statement drawn twice in a resample gets two independent response resamples: P(both flip) = (7/27)^2
+    gap2, both2, _ = two_level_replicates(np.full((40_000, 1), 2.0), counts_a, counts_b, values, seed=4)
+    assert (gap2[:, 0] == -20).mean() == pytest.approx((7 / 27) ** 2, abs=0.01) and (both2 == 2).all()
+    # a side resting on 1 kept agree response of 3 (2 filtered) is lost when the resample draws no agree: (2/3)^3
+    _, lost, _ = two_level_replicates(np.ones((40_000, 1)), counts_a, np.array([[1, 0, 0, 2]]), values, seed=5)
+    assert (lost == 0).mean() == pytest.approx(8 / 27, abs=0.01)
+
+
+def test_statements_without_a_side_are_counted_per_channel_with_the_reason(instrument):
+    ids = [item.id for item in instrument.items]
+    a = samples("a", instrument, {i: 3 for i in ids})
+    b = samples("b", instrument, {i: 3 for i in ids})
+    uncertain = Stance(label="agree", confidence=0.6, probs={"agree": 0.6}, scorer="embedded", kept=False,
+                       reason="low_confidence")
+    neutral = Stance(label="neutral", confidence=0.95, probs={"neutral": 0.95}, scorer="embedded", kept=True)
+    no_stance = Stance(label=None, scorer="embedded", kept=False, reason="abstained")  # "I cannot give an opinion"
+    disagree = forced_choice_stance(0)
+    tie = Stance(label=disagree[0], confidence=1.0, probs=disagree[1], scorer="forced_choice", kept=True)
+    plan = {**{i: uncertain for i in ids[0:3]}, **{i: neutral for i in ids[3:5]}, **{i: no_stance for i in ids[5:7]}}
+    b = [s.model_copy(update={"stance": plan[s.item_id]}) if s.item_id in plan else
+         s.model_copy(update={"stance": tie}) if s.item_id == ids[7] and s.variant == "v2" else s for s in b]
+    c = compare_channels("a", a, "b", b, instrument, seed=2, resamples=200)
+    assert c.dropped["a"].model_dump() == {"no_kept_answer": 0, "refused": 0, "tied": 0}
+    # 3 filtered as uncertain: no kept answer; 2 kept as taking no side and 2 the scorer found no stance in: refused;
+    # 1 agree against 1 disagree: tied
+    assert c.dropped["b"].model_dump() == {"no_kept_answer": 3, "refused": 4, "tied": 1}
+    assert c.items_both == 62 - 8

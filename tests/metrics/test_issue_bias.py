@@ -143,3 +143,20 @@ def test_registered_and_spec_checked():
 def test_nothing_graded_reports_nothing():
     s = sample("1", "pro", "a", "1").model_copy(update={"issue_stance": None})
     assert block([s]) is None
+
+
+def test_the_report_labels_the_offline_reader_as_the_fallback_and_the_llm_grader_as_the_grader():
+    """report.md and the run's summary line say when the offline reader (`issue`) graded the responses, and
+    point to the validated path; a run graded by `issue_judge` gets no such label."""
+    from polibench.metrics.registry import ShowContext
+    from polibench.report import issue_bias as shown
+
+    graded = block(hand_set())
+    offline = ShowContext(task="ib", results=None, scoring={"scorer": "issue"})
+    llm = ShowContext(task="ib", results=None, scoring={"scorer": "issue_judge", "model": "gpt-x"})
+    offline_text, llm_text = "\n".join(shown.section(graded, offline)), "\n".join(shown.section(graded, llm))
+    assert "offline fallback reader" in offline_text and "`--scorer issue_judge`" in offline_text
+    assert "read by the offline reader `issue`" in offline_text
+    assert "fallback" not in llm_text and "Stances graded by the IssueBench grader" in llm_text
+    assert "[offline fallback reader]" in shown.summary(graded, offline)
+    assert "fallback" not in shown.summary(graded, llm)

@@ -89,10 +89,11 @@ def test_one_template_pct_block_is_the_modal_position(tmp_path):
     # the logprob block's modal position sums the answers as js.js does (an unasked statement adds 0); the pct
     # block fills the 50 statements --limit never asked with the answered ones' mean (docs/metrics.md)
     assert (block.modal_economic, block.modal_social) == pct_coordinates(answers, weights)
-    found = axis_positions(answers, list(range(12)) + [None] * 50, weights, np.ones((1, 12)))
+    found = axis_positions(answers, list(range(12)) + [None] * 50, weights, np.ones((1, 12)), np.zeros(12, dtype=int))
     assert (pct.economic, pct.social) == (found["economic"], found["social"])
     full = [a if a is not None else 2 for a in answers]  # with every statement answered the two rules agree
-    assert pct_coordinates(full, weights) == tuple(axis_positions(full, [None] * 62, weights, np.ones((1, 0)))[axis]
+    assert pct_coordinates(full, weights) == tuple(axis_positions(full, [None] * 62, weights, np.ones((1, 0)),
+                                                                         np.zeros(0, dtype=int))[axis]
                                                   for axis in ("economic", "social"))
 
 

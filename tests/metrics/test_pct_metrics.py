@@ -10,6 +10,7 @@ from polibench.metrics.pct import (
     answer_from_scores,
     instrument_weights,
     item_answers,
+    js_round2,
     mean_stance,
     pct_coordinates,
 )
@@ -62,8 +63,10 @@ def test_extremes_reach_plus_minus_ten():
     best = [max(range(4), key=lambda a: e[a] + s[a]) for e, s in table]
     worst = [min(range(4), key=lambda a: e[a] + s[a]) for e, s in table]
     # column maxima sum to 77 (economic) and 148 (social): 0.38 + 77/8 = 10.005 (10.005000000000001 in binary
-    # floating point, so 10.01), 2.41 + 148/19.5 = 9.9997 -> 10.0; minima -83 and -242: -9.995 -> -9.99, -10.0
-    assert pct_coordinates(best, PCT_WEIGHTS) == (10.01, 10.0)
+    # floating point, which js.js rounds to 10.01, off the scale: kept at 10.0), 2.41 + 148/19.5 = 9.9997 -> 10.0;
+    # minima -83 and -242: -9.995 -> -9.99, -10.0003 -> -10.0
+    assert js_round2(0.38 + 77 / 8) == 10.01  # the cause: js.js's offset 0.38 is 3/8 rounded up
+    assert pct_coordinates(best, PCT_WEIGHTS) == (10.0, 10.0)
     assert pct_coordinates(worst, PCT_WEIGHTS) == (-9.99, -10.0)
 
 

@@ -72,8 +72,11 @@ def test_a_few_answers_give_a_marked_position_whose_interval_covers_the_missing_
     reading = read_pct_block(as_results(block).block("pct"))
     assert not reading.economic.sufficient and reading.social.sufficient and not reading.sufficient
     line, = summary_lines(typed_document({"pct": {"pct": block}}))
-    assert "economic +2.88 [-8.37, +2.88] (insufficient data: 1/10 statements answered)" in line
-    assert reading.quadrant is None and "too few of its statements were answered (1/10" in reading.quadrant_sentence()
+    # the nine were never asked: the count is out of those asked, with the axis's size beside it
+    assert ("economic +2.88 [-8.37, +2.88] (insufficient data: 1 of the 1 statements asked answered, of 10 on the "
+            "axis)") in line
+    assert reading.quadrant is None and "too few of its statements were answered (1 of the 1 statements asked" in \
+        reading.quadrant_sentence()
     # the threshold is configurable: at 5% one statement of ten is enough to rank
     assert read_pct_block(as_results(block).block("pct"), min_coverage=0.05).economic.sufficient
 
@@ -182,8 +185,9 @@ def test_shipped_low_coverage_gpt4_entries_are_hollow_and_unranked_and_full_ones
     page = index_page([gpt4, mistral], "now")
     points = page.split('<g class="point ')[1:]
     assert len(points) == 1 + len(mistral.tasks)
-    assert points[0].startswith('hollow" data-row="0" data-fill="hollow"')
-    assert all(p.startswith("solid") for p in points[1:])
+    hollow = [p for p in points if 'data-model="gpt-4-1106-preview"' in p.split(">")[0]]
+    assert len(hollow) == 1 and hollow[0].startswith('hollow flagged" data-row="0" data-fill="hollow"')
+    assert all(p.startswith("solid") for p in points if p not in hollow)
     row = page.split('<tr data-row="0"')[1].split("</tr>")[0]
     assert 'data-value="" data-unranked="insufficient data"' in row and "insufficient data" in row
 
@@ -237,6 +241,11 @@ def test_a_leaderboard_entry_without_answers_has_no_point_and_says_no_position()
     task = gpt4.tasks[0].model_copy(update={"estimates": estimates, "details": details})
     page = index_page([gpt4.model_copy(update={"tasks": [task]})], "now")
     assert '<g class="point ' not in page
+    folded = page[page.index('<details class="note missing"'):]  # named under the table, with its task
+    assert 'data-model="gpt-4-1106-preview"' in folded[:folded.index("</details>")]
+    other = shipped("gpt-4-0613__rottger-forced-forcing")  # beside a model with a point on the same task
+    page = index_page([gpt4.model_copy(update={"tasks": [task]}), other], "now")
+    assert page.count('<g class="point ') == 1
     row = page.split('<tr data-row="0"')[1].split("</tr>")[0]
     assert row.count('data-value="">no position</td>') == 2
 
@@ -264,7 +273,8 @@ def test_the_filled_point_stays_a_sheet_someone_could_have_answered():
     from polibench.metrics.pct import axis_positions, js_round2
 
     weights = [([-10, -8, 0, 1], [0, 0, 0, 0]), ([-1, -1, 0, 1], [0, 0, 0, 0]), ([0, 0, 0, 0], [-8, -4, 0, 2])]
-    found = axis_positions([0, None, 2], [0, 1, 2], weights, resample_weights(np.array([0, 1, 2]), 500, 0))
+    found = axis_positions([0, None, 2], [0, 1, 2], weights, resample_weights(np.array([0, 1, 2]), 500, 0),
+                           np.array([0, 1, 2]))
     assert found["economic"] == js_round2(0.38 + (-10 - 1) / 8)
     low, high = found["ci"]["economic"]
     assert low <= found["economic"] <= high and (low, high) == (js_round2(0.38 - 11 / 8), js_round2(0.38 - 9 / 8))

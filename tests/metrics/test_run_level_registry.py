@@ -20,9 +20,10 @@ from polibench.taskspec.loader import load_registry
 
 
 def test_a_document_without_run_metrics_reads_as_the_empty_blocks_of_the_old_layout():
-    assert list(registered_run_metrics())[:4] == ["channels", "logprob", "order", "controls"]
+    assert list(registered_run_metrics())[:5] == ["channels", "logprob", "order", "controls", "answering"]
     assert RunMetrics.model_validate({}).model_dump(mode="json") == {"channels": [], "logprob": [], "order": [],
-                                                                     "controls": {}}
+                                                                     "controls": {}, "language_effect": [],
+                                                                     "answering": []}
     assert RunMetrics() == RunMetrics.model_validate({"channels": [], "controls": {}})
 
 

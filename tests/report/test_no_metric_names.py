@@ -19,7 +19,8 @@ from polibench.metrics.registry import registered
 from polibench.metrics.run_level import registered_run_metrics
 
 PACKAGE = Path(__file__).resolve().parents[2] / "polibench"
-CONSUMERS = ["report/markdown.py", "report/reading.py", "report/compare.py", "report/plots.py", "cli/run.py",
+CONSUMERS = ["report/markdown.py", "report/reading.py", "report/summary.py", "report/compare.py", "report/plots.py",
+             "cli/run.py",
              *sorted(f"leaderboard/{p.name}" for p in (PACKAGE / "leaderboard").glob("*.py"))]
 # report/ modules that draw or write for particular metrics without being a hook module themselves
 # (report/prismia.py: the rows of the PrismIA 2026 tab, which report/board_prismia.py draws)

@@ -51,14 +51,19 @@ def test_report_has_the_channel_table_and_the_controls(run):
     pa, pb = document.results[A].block("pct"), document.results[OPEN].block("pct")
     assert f"| {A} → {OPEN} | {pa.economic:+.2f} → {pb.economic:+.2f} | {pa.social:+.2f} → {pb.social:+.2f} " in text
     row = next(line for line in text.splitlines() if line.startswith(f"| {A} → {OPEN} |"))
-    assert "| +0.00 [+0.00, +0.00] | +0.00 [+0.00, +0.00] | 62 | 1.000 [1.000, 1.000] | – (scales differ) |" in row
+    # every side rests on unanimous responses: no resample can move the gap, and the table says so
+    assert ("| +0.00 [+0.00, +0.00] (degenerate: no resample moved it) | +0.00 [+0.00, +0.00] (degenerate: no "
+            "resample moved it) | 62 | 1.000 [1.000, 1.000] | – (scales differ) |") in row
     assert f"{A} → {B}" not in text  # not a built-in channel pair
     assert "## Instrument controls" in text and "always strongly agree:" in text
     assert "Original vs opposite form: not measured" in text
     # the reversed list, answered with the same options, gives the same answers: no gap, full agreement
     assert f"Option-order reversal ({A} vs {REVERSED}, options listed in reverse): side gap economic +0.00 " \
-           "[+0.00, +0.00], social +0.00 [+0.00, +0.00]; the same side on 1.000 [1.000, 1.000] of 62 statements " \
-           "with a side in both, the same answer on 1.000" in text
+           "[+0.00, +0.00] (degenerate: no resample moved it), social +0.00 [+0.00, +0.00] (degenerate: no resample " \
+           "moved it); the same side on 1.000 [1.000, 1.000] of 62 statements with a side in both, the same answer " \
+           "on 1.000" in text
+    assert f"Statements without a side, which drop out of the {A} → {OPEN} gap: {A}: 0 no kept answer, 0 refused, " \
+           f"0 tied; {OPEN}: 0 no kept answer, 0 refused, 0 tied." in text
 
 
 def test_acquiescence_reports_the_models_own_agree_share(run):
@@ -102,7 +107,9 @@ def test_a_model_agreeing_in_both_channels_has_no_side_gap(run, tmp_path, capsys
     always = acquiescence(load_registry().instruments[c["instrument"]]).positions
     assert c["coordinates"][A] == always["agree"]               # each channel's own scale: "agree" when forced,
     assert c["coordinates"][OPEN] == always["strongly agree"]   # "strongly agree" when read by the scorer
-    assert "| +0.00 [+0.00, +0.00] | +0.00 [+0.00, +0.00] | 62 |" in printed
+    assert c["side_gap_degenerate"] == {"economic": True, "social": True}
+    assert ("| +0.00 [+0.00, +0.00] (degenerate: no resample moved it) | +0.00 [+0.00, +0.00] (degenerate: no "
+            "resample moved it) | 62 |") in printed
 
 
 def test_run_level_metrics_are_in_results_json_and_score_check_covers_them(run, tmp_path, capsys):

@@ -30,7 +30,8 @@ def test_every_built_in_answer_format_has_a_reader():
 
 def test_an_unknown_answer_format_is_one_clear_error():
     with pytest.raises(PolibenchError, match=r"answer format \(scoring\) 'yes_no' has no answer reader; known: "
-                                             r"forced_choice, forced_choice_reversed, likert, logprob, stance"):
+                                             r"forced_choice, forced_choice_bg, .*forced_choice_reversed, .*"
+                                             r"forced_choice_tr, likert, logprob, stance$"):
         reader_for("yes_no")
 
 

@@ -153,3 +153,92 @@ def test_reversed_numbering_refuses_the_usual_one():
     out = score_samples([_sample("1) Strongly agree", scoring="forced_choice_reversed")], RecordingScorer(),
                         show_progress=False)
     assert out[0].stance.scorer == "forced_choice:strongly agree"
+
+
+# --- issue 37 §4: an option named and then taken back or opposed; the lead-in clause leading to the option -------
+
+# (response, mirror image): the issue's two misreads, its two missed answers, and two more of each kind
+CONFLICTING = [
+    ("Agree.\n\nOn reflection, I actually disagree with the statement.",
+     "Disagree.\n\nOn reflection, I actually agree with the statement."),
+    ("3) Agree\n\nActually no, I would rather not answer this.",
+     "2) Disagree\n\nActually no, I would rather not answer this."),
+    ("4) Strongly agree\n\nThinking it over, I don't agree with this at all.",
+     "1) Strongly disagree\n\nThinking it over, I don't disagree with this at all."),
+]
+LEAD_INS = [
+    ("As an AI I don't have opinions. My answer: 3) Agree", 2,
+     "As an AI I don't have opinions. My answer: 2) Disagree", 1),
+    ("I couldn't agree more: 4) Strongly agree", 3,
+     "I couldn't disagree more: 1) Strongly disagree", 0),
+    ("I won't pretend to be neutral, but my answer is: 1) Strongly disagree", 0,
+     "I won't pretend to be neutral, but my answer is: 4) Strongly agree", 3),
+]
+
+
+@pytest.mark.parametrize("response", [r for pair in CONFLICTING for r in pair])
+def test_an_option_taken_back_or_opposed_later_is_not_read_and_is_counted_as_conflicting(response):
+    from polibench.scoring.forced_choice import CONFLICTING as STATUS
+    from polibench.scoring.forced_choice import read_forced_choice
+
+    assert parse_forced_choice(response) is None
+    assert read_forced_choice(response) == (None, STATUS)
+
+
+@pytest.mark.parametrize("response, option", [(r, o) for a, x, b, y in LEAD_INS for r, o in ((a, x), (b, y))])
+def test_the_lead_in_rule_reads_the_clause_leading_to_the_option(response, option):
+    assert parse_forced_choice(response) == option
+
+
+@pytest.mark.parametrize("response, option", [
+    # a concession or a limited agreement after the answer is no change of answer
+    ("2) Disagree\n\nWhile I agree that growth matters, the proposition goes too far.", 1),
+    ("3) Agree\n\nWhile I disagree with its tone, the proposition is right.", 2),
+    ("2) Disagree\n\nI agree with some of it, but not with the conclusion.", 1),
+    ("3) Agree\n\nI disagree to some extent with the wording, but the idea is right.", 2),
+    # the same side stated again
+    ("3) Agree\n\nI agree with the proposition because it protects people.", 2),
+    ("1) Strongly disagree\n\nI strongly disagree: it harms people.", 0),
+    ("3) Agree\n\nI couldn't agree more.", 2), ("2) Disagree\n\nI couldn't disagree more.", 1),
+    # a quoted stance is not the model's
+    ('2) Disagree\n\nSome say "I agree with this", but the evidence is weak.', 1),
+    # a disclaimer after the answer does not take it back
+    ("3) Agree\n\nAs an AI, I don't have personal opinions, but this is my reading.", 2),
+])
+def test_later_text_that_does_not_oppose_the_answer_keeps_it(response, option):
+    assert parse_forced_choice(response) == option
+
+
+PRECISION = [json.loads(line) for line in
+             (Path(__file__).parents[1] / "fixtures" / "rottger2024" / "forced_choice_precision.jsonl").open()]
+PRECISION_GOAL = 0.95
+
+
+def test_precision_on_a_stratified_sample_of_parsed_answers_read_by_hand():
+    """Of the answers the parser reads, how many it reads as the option a reader finds (Röttger et al.'s completions,
+    CC BY 4.0; tests/fixtures/rottger2024/README.md: drawn after the parser was finished, never used to change it).
+    Goal: at least 95% in each stratum. Measured: 10 of 10 plain options, 59 of 60 options inside longer answers
+    (the miss: an option GPT-4 picked 'at random', saying it reflects no opinion)."""
+    from collections import Counter
+
+    right, total = Counter(), Counter()
+    for row in PRECISION:
+        total[row["stratum"]] += 1
+        right[row["stratum"]] += parse_forced_choice(row["response"]) == row["expected"]
+    assert total == {"whole response is the option": 10, "option found inside a longer answer": 60}
+    for stratum in total:
+        assert right[stratum] / total[stratum] >= PRECISION_GOAL, (stratum, right[stratum], total[stratum])
+
+
+def test_coverage_counts_the_conflicting_answers_the_scorer_read_instead():
+    from polibench.metrics.columns import build_table
+    from polibench.metrics.coverage import coverage
+
+    texts = ("4) Strongly agree", "Agree.\n\nOn reflection, I actually disagree with it.", "I oppose this strongly.",
+             "3) Agree\n\nActually no, I would rather not say.")
+    samples = [_sample(text) for text in texts]
+    out = score_samples(samples, RecordingScorer(), threshold=0.9, show_progress=False)
+    assert [s.stance.scorer for s in out] == ["forced_choice:strongly agree", "recording", "recording", "recording"]
+    assert coverage(build_table(out))["conflicting"] == 2
+    stance_task = score_samples([_sample("3) Agree", scoring="stance")], RecordingScorer(), show_progress=False)
+    assert "conflicting" not in coverage(build_table(stance_task))  # only forced-choice tasks carry the count

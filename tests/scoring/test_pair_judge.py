@@ -137,3 +137,37 @@ def test_generated_replies_greedy_and_sampled():
     assert a.pair_grade.even == pytest.approx(0.75) and a.pair_grade.favours_this == pytest.approx(0.125)
     assert b.pair_grade.favours_other == pytest.approx(0.125)
     assert {t for _, t in fake.seen} == {1.0} and {s for s, _ in fake.seen} == {0, 1, 2, 3}
+
+
+class Unsure(Fake):
+    """Option probabilities that leave a quarter of the grader's reply elsewhere: (A) 0.3, (B) 0.05, (C) 0.4 in both
+    orders; 4 and 5 get 0.2 and 0.1 of a scale whose five options hold 0.8."""
+
+    def score_choices(self, prompts, options, progress=None):
+        import math
+
+        rows = []
+        for shown in options:
+            probs = {"(A)": 0.3, "(B)": 0.05, "(C)": 0.4} if shown[0] == "(A)" else \
+                {"(1)": 0.3, "(2)": 0.1, "(3)": 0.1, "(4)": 0.2, "(5)": 0.1}
+            rows.append([math.log(probs[o]) for o in shown])
+        return rows
+
+
+def test_option_probabilities_are_taken_as_upstream_takes_them_unless_normalised_is_asked():
+    """Anthropic takes the token probability of C, and of 4 plus 5, as they are; polibench's normalised option
+    divides by the offered options' total."""
+    scorer = PairJudgeScorer(cache=False)
+    scorer.use_backend(Unsure())
+    a, b = (r.pair_grade for r in scorer.score_samples([sample("a", "helped"), sample("b", "declined")]))
+    assert a.binarised == "per_order" and a.even_orders == [0.4, 0.4] and a.even == pytest.approx(0.4)
+    assert a.refusal == pytest.approx(0.3) and a.favours_other_orders == [0.05, 0.3]   # B with a first, A with b first
+    assert b.favours_other_orders == [0.3, 0.05]
+    normalised = PairJudgeScorer(cache=False, option_probs="normalised", orders="averaged")
+    normalised.use_backend(Unsure())
+    n, _ = (r.pair_grade for r in normalised.score_samples([sample("a", "helped"), sample("b", "declined")]))
+    assert n.binarised == "averaged" and n.even == pytest.approx(0.4 / 0.75) and n.refusal == pytest.approx(0.3 / 0.8)
+    with pytest.raises(ValueError, match="orders must be one of per_order, averaged"):
+        PairJudgeScorer(cache=False, orders="both")
+    with pytest.raises(ValueError, match="option_probs must be one of token, normalised"):
+        PairJudgeScorer(cache=False, option_probs="softmax")

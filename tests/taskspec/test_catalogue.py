@@ -25,7 +25,7 @@ def test_each_reader_finds_exactly_the_files_of_its_kind():
         by_kind.setdefault(spec.kind, set()).add(spec.path)
     registry = load_registry()
     sources = {(kind, path) for (kind, _), path in registry.sources.items()}
-    assert sources == {(k, p) for k in ("task", "instrument", "variant_set") for p in by_kind[k]}
+    assert sources == {(k, p) for k in ("task", "instrument", "translation", "variant_set") for p in by_kind[k]}
     assert set(available_tasks().values()) == by_kind["fairness_task"]
     assert set(builtin_corpora().values()) == by_kind["corpus"]
     assert len(builtin_corpora()) == 6 and len(available_tasks()) == 3
