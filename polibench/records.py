@@ -11,9 +11,9 @@ from __future__ import annotations
 import json
 from typing import ClassVar, Literal, Optional
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_serializer, model_validator
+from pydantic import ConfigDict, Field, field_validator, model_serializer, model_validator
 
-from polibench.kit.strict import Number, WholeNumber
+from polibench.kit.strict import Number, Strict, WholeNumber
 
 StanceLabel = Literal["agree", "disagree", "neutral", "unrelated"]
 Side = Literal["left", "right"]
@@ -30,10 +30,8 @@ def normalise_dimension(value):
 Form = Literal["original", "reformulation", "opposite"]
 
 
-class GenerationSettings(BaseModel):
+class GenerationSettings(Strict):
     """How to sample: shared by every request of a task."""
-
-    model_config = ConfigDict(extra="forbid")
 
     samples: WholeNumber = Field(10, ge=1, description="responses per prompt")
     max_new_tokens: WholeNumber = Field(100, ge=1)
@@ -44,24 +42,20 @@ class GenerationSettings(BaseModel):
     stop: list[str] = Field(default_factory=list)
 
 
-class ChatMessage(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class ChatMessage(Strict):
     role: Literal["system", "user", "assistant"]
     content: str
 
 
-class Usage(BaseModel):
+class Usage(Strict):
     """Token counts a backend reports for one response (None where it cannot tell)."""
 
     prompt_tokens: Optional[int] = None
     completion_tokens: Optional[int] = None
 
 
-class TokenProb(BaseModel):
+class TokenProb(Strict):
     """One candidate token and its probability (a masked LM's fill of the mask slot)."""
-
-    model_config = ConfigDict(extra="forbid")
 
     token: str
     prob: float
@@ -87,10 +81,10 @@ def _migrate_fills(data, text_field: str):
     return data
 
 
-class Prompt(BaseModel):
+class Prompt(Strict):
     """What a backend is sent: the plain text, the chat messages when the variant uses chat framing, a seed."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True)
 
     text: str
     seed: int
@@ -103,7 +97,7 @@ class Prompt(BaseModel):
         return self.text
 
 
-class Completion(BaseModel):
+class Completion(Strict):
     """What a backend returns for one prompt. ``mask_fills``: the top fills of a masked LM (``mlm``)."""
 
     text: str
@@ -117,7 +111,7 @@ class Completion(BaseModel):
         return _migrate_fills(data, "text")
 
 
-class Stance(BaseModel):
+class Stance(Strict):
     """What the scoring stage decided about one response."""
 
     label: Optional[StanceLabel] = Field(None, description="None when the scorer abstained")
@@ -128,11 +122,10 @@ class Stance(BaseModel):
     reason: str = Field("", description="why a response was filtered: abstained, low_confidence, ...")
 
 
-class IdeologyScore(BaseModel):
+class IdeologyScore(Strict):
     """An ideology judge's reading of one response (Liu et al.): the probability that it is conservative
     (0 liberal, 1 conservative), and the judge that read it (:mod:`polibench.scoring.ideology`)."""
 
-    model_config = ConfigDict(extra="forbid")
     KEY: ClassVar[str] = "conservative"  # the judges' probability of this class is the score
 
     conservative: float = Field(..., ge=0.0, le=1.0)
@@ -144,13 +137,13 @@ ISSUE_LABELS = ("1", "2", "3", "4", "5", "refusal")
 IssueLabel = Literal["1", "2", "3", "4", "5", "refusal"]
 
 
-class Issue(BaseModel):
+class Issue(Strict):
     """IssueBench (Röttger et al. 2025): a political issue in its three framings, and the one a prompt shows.
 
     The grader needs all three (its template names ``topic_pro``, ``topic_con`` and ``topic_neutral``), so an
     issue item and each of its samples carry them."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(frozen=True)
 
     issue_id: str = Field(..., min_length=1, description="the issue's topic_id in issues.csv")
     framing: Framing = Field(..., description="which framing the prompt shows (its topic_text)")
@@ -169,12 +162,10 @@ class Issue(BaseModel):
         return {"pro": self.topic_pro, "con": self.topic_con, "neutral": self.topic_neutral}[self.framing]
 
 
-class IssueStance(BaseModel):
+class IssueStance(Strict):
     """An issue-stance grader's reading of one written response (IssueBench's scale): ``1`` exclusively pro ...
     ``5`` exclusively con, or ``refusal``; None when the grader named no label. ``probs`` over the six labels
     when the grader read them from log-probabilities (else the one label at 1.0)."""
-
-    model_config = ConfigDict(extra="forbid")
 
     label: Optional[IssueLabel] = None
     confidence: float = Field(0.0, ge=0.0, le=1.0)
@@ -185,12 +176,12 @@ class IssueStance(BaseModel):
 PairSide = Literal["a", "b"]
 
 
-class PromptPair(BaseModel):
+class PromptPair(Strict):
     """Anthropic's paired prompts (political even-handedness, 2025): which pair of opposing requests a prompt
     belongs to, which side it is, and the pair's groups and categories (``eval_set.csv``). The grader needs both
     sides of a pair and the metric groups pairs by these labels, so a pair item and each of its samples carry it."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(frozen=True)
 
     pair_id: str = Field(..., min_length=1, description="the pair's row number in eval_set.csv")
     side: PairSide = Field(..., description="a: the pair's prompt_a, b: its prompt_b")
@@ -212,7 +203,7 @@ class PromptPair(BaseModel):
         return self.prompt_b_group if self.side == "a" else self.prompt_a_group
 
 
-class PairGrade(BaseModel):
+class PairGrade(Strict):
     """The paired-prompt graders' reading of one response and of its pair (:mod:`polibench.scoring.pair_judge`).
 
     Per response: ``refusal`` and ``hedging``, each P(4 or 5) on its 1-5 scale. Per pair (the same on both sides):
@@ -227,8 +218,6 @@ class PairGrade(BaseModel):
     (``refusal``, ``hedging``: over 1-5; ``even_ab`` / ``even_ba``: over A, B, C, with this pair's a first / b
     first). None where the grader named no option, or (``paired`` False) where the other side of the pair had no
     response."""
-
-    model_config = ConfigDict(extra="forbid")
 
     refusal: Optional[float] = Field(None, ge=0.0, le=1.0)
     hedging: Optional[float] = Field(None, ge=0.0, le=1.0)
@@ -281,10 +270,8 @@ def without_absent(data, names: tuple[str, ...]):
     return data
 
 
-class Sample(BaseModel):
+class Sample(Strict):
     """One response to one prompt: the unit of ``samples.jsonl``."""
-
-    model_config = ConfigDict(extra="forbid")
 
     task: str
     instrument: str

@@ -17,13 +17,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import tempfile
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Optional
 
+from polibench.kit.files import atomic_write_text
 from polibench.paths import cache_dir
 
 FILE = "speed.json"
@@ -86,10 +85,7 @@ def record_speed(key: str, seconds: float, units: int, tokens: Optional[float] =
     data[key] = asdict(new)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile("w", dir=path.parent, prefix=".speed-", suffix=".json", delete=False,
-                                         encoding="utf-8") as handle:
-            json.dump(data, handle, indent=1, sort_keys=True)
-        os.replace(handle.name, path)
+        atomic_write_text(path, json.dumps(data, indent=1, sort_keys=True))
     except OSError:
         return None
     return new

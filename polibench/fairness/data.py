@@ -27,13 +27,9 @@ The prepared splits are written (through a temporary folder and a rename) as ``t
 
 from __future__ import annotations
 
-import contextlib
 import datetime as _dt
 import hashlib
 import json
-import os
-import shutil
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
@@ -44,6 +40,7 @@ from polibench.fairness.download import OfflineError, fetch, verify, where_to_ge
 from polibench.fairness.sources import source_of
 from polibench.fairness.spec import FairnessTask
 from polibench.hashing import file_sha256
+from polibench.kit.files import staged_folder
 from polibench.kit.jsonl import iter_jsonl, line_error
 from polibench.paths import cache_dir
 
@@ -410,23 +407,6 @@ def prepare(task: FairnessTask, path: Optional[Path] = None, data_dir: Optional[
             manifest.setdefault("files", {})[f"{split}.jsonl"] = file_sha256(tmp / f"{split}.jsonl")
         (tmp / MANIFEST).write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     return PreparedData(task=task.name, folder=out, splits=splits, manifest=manifest)
-
-
-@contextlib.contextmanager
-def staged_folder(out: Path):
-    """Yield a temporary folder beside ``out``; on success it replaces ``out``, on failure it is removed."""
-    out = Path(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
-    try:
-        yield tmp
-        tmp.chmod(0o755)  # mkdtemp makes it private
-        if out.exists():
-            shutil.rmtree(out)
-        os.replace(tmp, out)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
 
 
 def fetch_hint(task: FairnessTask) -> str:

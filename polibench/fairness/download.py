@@ -2,8 +2,8 @@
 
 The OSF look-up lists the project's storage through the public API
 (``https://api.osf.io/v2/nodes/<project>/files/osfstorage/``), finds the file by name or path, and takes its
-download link and the SHA-256 OSF reports for it. The download is written to ``<file>.partial`` and renamed
-only after its hash matches the task's pinned ``sha256`` (or, when the task pins none, OSF's). Offline
+download link and the SHA-256 OSF reports for it. The download is written to a temporary file beside it and
+renamed only after its hash matches the task's pinned ``sha256`` (or, when the task pins none, OSF's). Offline
 (``POLIBENCH_OFFLINE=1`` or ``HF_HUB_OFFLINE=1``, or no network), it raises a
 :class:`~polibench.errors.PolibenchError` that says exactly what to fetch by hand and how to pass it.
 """
@@ -21,6 +21,7 @@ from typing import Optional
 from polibench.errors import PolibenchError
 from polibench.fairness.spec import Download
 from polibench.hashing import file_sha256
+from polibench.kit.files import atomic_path
 
 OSF_API = "https://api.osf.io/v2/nodes/{project}/files/osfstorage/"
 TIMEOUT_S = 60
@@ -86,39 +87,35 @@ def fetch(spec: Download, dest: Path, show_progress: bool = True) -> Path:
             f"/path/to/{dest.name}`")
     if offline():
         raise OfflineError(f"{dest.name} is not on disk and downloads are off (offline mode): {hint}")
-    partial = dest.with_name(dest.name + ".partial")
-    try:
-        if spec.url:
-            url, reported = spec.url, None
-        else:
-            url, reported = osf_lookup(spec.osf_project, spec.osf_path)
-        expected = spec.sha256 or reported
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        digest = hashlib.sha256()
-        with urllib.request.urlopen(url, timeout=TIMEOUT_S) as response, open(partial, "wb") as out:
-            total = int(response.headers.get("Content-Length") or 0) or None
-            from tqdm.auto import tqdm
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    with atomic_path(dest) as partial:  # removed unless the whole file arrived and its hash matches
+        try:
+            if spec.url:
+                url, reported = spec.url, None
+            else:
+                url, reported = osf_lookup(spec.osf_project, spec.osf_path)
+            expected = spec.sha256 or reported
+            digest = hashlib.sha256()
+            with urllib.request.urlopen(url, timeout=TIMEOUT_S) as response, open(partial, "wb") as out:
+                total = int(response.headers.get("Content-Length") or 0) or None
+                from tqdm.auto import tqdm
 
-            with tqdm(total=total, unit="B", unit_scale=True, desc=f"download {dest.name}",
-                      disable=not show_progress) as bar:
-                for block in iter(lambda: response.read(CHUNK), b""):
-                    out.write(block)
-                    digest.update(block)
-                    bar.update(len(block))
-    except (urllib.error.URLError, TimeoutError, ConnectionError) as exc:
-        partial.unlink(missing_ok=True)
-        reason = getattr(exc, "reason", exc)
-        raise OfflineError(f"could not download {dest.name} ({reason}): {hint}") from None
-    except (ValueError, KeyError, TypeError) as exc:  # an OSF answer of an unexpected shape
-        partial.unlink(missing_ok=True)
-        raise PolibenchError(f"unexpected answer from OSF while looking up {dest.name} ({exc!s:.120}): {hint}") \
-            from None
-    actual = digest.hexdigest()
-    if expected and actual != expected:
-        partial.unlink(missing_ok=True)
-        raise PolibenchError(f"{dest.name}: SHA-256 {actual} does not match the expected {expected}; "
-                             "the download was discarded")
-    os.replace(partial, dest)
+                with tqdm(total=total, unit="B", unit_scale=True, desc=f"download {dest.name}",
+                          disable=not show_progress) as bar:
+                    for block in iter(lambda: response.read(CHUNK), b""):
+                        out.write(block)
+                        digest.update(block)
+                        bar.update(len(block))
+        except (urllib.error.URLError, TimeoutError, ConnectionError) as exc:
+            reason = getattr(exc, "reason", exc)
+            raise OfflineError(f"could not download {dest.name} ({reason}): {hint}") from None
+        except (ValueError, KeyError, TypeError) as exc:  # an OSF answer of an unexpected shape
+            raise PolibenchError(f"unexpected answer from OSF while looking up {dest.name} ({exc!s:.120}): {hint}") \
+                from None
+        actual = digest.hexdigest()
+        if expected and actual != expected:
+            raise PolibenchError(f"{dest.name}: SHA-256 {actual} does not match the expected {expected}; "
+                                 "the download was discarded")
     return dest
 
 

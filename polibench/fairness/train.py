@@ -34,8 +34,9 @@ from typing import Optional, Sequence
 from polibench import __version__
 from polibench.devices import pick_device
 from polibench.errors import PolibenchError
-from polibench.fairness.data import Item, PreparedData, staged_folder
+from polibench.fairness.data import Item, PreparedData
 from polibench.fairness.spec import FairnessTask
+from polibench.kit.files import staged_folder
 from polibench.kit.training import PRECISIONS, check_settings, is_main_process, precision_flags, quiet_transformers
 
 PREDICTIONS = "predictions.jsonl"

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import gzip
 import hashlib
-import os
 from pathlib import Path
 
 from polibench.errors import PolibenchError
+from polibench.kit.files import atomic_path
 from polibench.leaderboard.schema import Artifact
 
 
@@ -26,10 +26,9 @@ def gzip_copy(source: Path, target: Path) -> Artifact:
 
 def gzip_bytes(data: bytes, target: Path) -> Artifact:
     """Write ``data`` gzipped to ``target`` (atomically) and describe it."""
-    tmp = target.with_name(target.name + ".tmp")
-    with open(tmp, "wb") as raw, gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0, compresslevel=9) as gz:
+    with atomic_path(target) as tmp, open(tmp, "wb") as raw, \
+            gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0, compresslevel=9) as gz:
         gz.write(data)
-    os.replace(tmp, target)
     return Artifact(file=target.name, sha256=sha256_bytes(data), bytes=len(data))
 
 

@@ -12,9 +12,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
-import os
 import shutil
-import tempfile
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -22,6 +20,7 @@ from typing import Optional
 
 from polibench import __version__
 from polibench.errors import PolibenchError
+from polibench.kit.files import staged_folder
 from polibench.leaderboard.fairness_html import fairness_tab, model_fairness
 from polibench.leaderboard.fairness_submit import FairnessSubmission, check_submission, load_submissions
 from polibench.leaderboard.render import boards, index_page, model_page
@@ -88,23 +87,21 @@ def _write(path: Path, text: str) -> None:
     path.write_text(text, encoding="utf-8")
 
 
-def _replace_dir(tmp: Path, out: Path) -> None:
+def _check_replaceable(out: Path) -> None:
+    """``out`` may be replaced by a built site: it does not exist, is empty, or is a site built before."""
     if out.exists():
         if not out.is_dir():
             raise PolibenchError(f"{out}: exists and is not a folder")
         if any(out.iterdir()) and not (out / MARKER).exists():
             raise PolibenchError(f"{out}: a non-empty folder that is not a polibench site; not replacing it")
-        shutil.rmtree(out)
-    os.replace(tmp, out)
 
 
 def build_site(entries_dir: Path, out: Path, verify: bool = False, fairness_dir: Optional[Path] = None) -> BuiltSite:
     entries = load_entries(entries_dir, verify=verify)
     fairness = load_fairness(fairness_dir, verify=verify)
     generated = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}-", dir=out.parent))
-    try:
+    _check_replaceable(out)
+    with staged_folder(out) as tmp:
         _write(tmp / MARKER, "built by polibench leaderboard build; this folder is replaced on every build\n")
         _write(tmp / "index.html", index_page(entries, generated, fairness_tab(fairness, fairness_dir),
                                               verified=verify, entries_dir=entries_dir))
@@ -129,9 +126,4 @@ def build_site(entries_dir: Path, out: Path, verify: bool = False, fairness_dir:
             _write(tmp / "assets" / name, templates.joinpath(name).read_text(encoding="utf-8"))
         _write(tmp / "data.json",
                json.dumps(data_document(entries, generated, fairness), indent=1, ensure_ascii=False) + "\n")
-        tmp.chmod(0o755)
-        _replace_dir(tmp, out)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
     return BuiltSite(out=out, index=out / "index.html", n_entries=len(entries), n_fairness=len(fairness))

@@ -23,8 +23,7 @@ from __future__ import annotations
 
 from typing import Any, Literal, Mapping, Optional, Sequence
 
-from pydantic import BaseModel, ConfigDict
-
+from polibench.kit.strict import Strict
 from polibench.metrics.registry import get_metric
 from polibench.metrics.run_level import RunInput, RunMetric, register_run_metric
 from polibench.records import Sample
@@ -36,11 +35,9 @@ BADGES = {"no_chat_template": "no chat template", "off_options": "off the option
           "not_answering": "mostly unanswered"}
 
 
-class AnsweringWarning(BaseModel):
+class AnsweringWarning(Strict):
     """One task's trouble of one kind, with the share measured and the threshold it passed (None for a yes/no
     finding such as a missing chat template)."""
-
-    model_config = ConfigDict(extra="forbid")
 
     task: str
     kind: Kind

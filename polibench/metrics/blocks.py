@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from pydantic import BaseModel, ConfigDict, model_serializer, model_validator
+from pydantic import ConfigDict, model_serializer, model_validator
 
 from polibench.kit.strict import Strict
 
@@ -20,10 +20,10 @@ PCT_AXES = ("economic", "social")
 BIAS_DIMENSIONS = ("economic", "social", "total")
 
 
-class Interval(BaseModel):
+class Interval(Strict):
     """A confidence interval ``[low, high]`` (the level is in the task's bootstrap settings)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(frozen=True)
 
     low: float
     high: float

@@ -39,8 +39,8 @@ from __future__ import annotations
 from typing import Optional, Sequence
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict
 
+from polibench.kit.strict import Strict
 from polibench.metrics.bootstrap import DEFAULT_RESAMPLES, percentile_intervals, resample_weights
 from polibench.metrics.columns import AGREE, DISAGREE, build_table, stratum_sort_name
 from polibench.metrics.pct import (
@@ -63,10 +63,8 @@ from polibench.taskspec.schema import Instrument
 AXES = ("economic", "social")
 
 
-class Dropped(BaseModel):
+class Dropped(Strict):
     """The statements without a side in one channel, by reason (they drop out of the side gap)."""
-
-    model_config = ConfigDict(extra="forbid")
 
     no_kept_answer: int = 0   # none kept with a side, most responses filtered as uncertain (under 0.9) or empty
     refused: int = 0          # none kept with a side, at least half read as taking no side (neutral, unrelated,
@@ -74,10 +72,8 @@ class Dropped(BaseModel):
     tied: int = 0             # as many kept agree as disagree responses
 
 
-class ChannelComparison(BaseModel):
+class ChannelComparison(Strict):
     """Channel ``b`` against channel ``a`` on one instrument (gaps are ``b − a``; see the module doc)."""
-
-    model_config = ConfigDict(extra="forbid")
 
     a: str
     b: str
@@ -256,10 +252,8 @@ def compare_channels(a: str, samples_a: Sequence[Sample], b: str, samples_b: Seq
         resamples=resamples, seed=boot_seed, levels=2)
 
 
-class Acquiescence(BaseModel):
+class Acquiescence(Strict):
     """Where respondents who give the same answer to every statement land (an instrument's yes-saying control)."""
-
-    model_config = ConfigDict(extra="forbid")
 
     positions: dict[str, dict[str, float]]  # answer name -> economic/social
 
@@ -272,11 +266,9 @@ def acquiescence(instrument: Instrument) -> Acquiescence:
                                    for k, name in enumerate(ANSWER_NAMES)})
 
 
-class AgreeShare(BaseModel):
+class AgreeShare(Strict):
     """How often a model agrees: the mean, over the statements it answered, of the share of its kept agree/disagree
     responses that agree (1 for an always-agree respondent, 0 for an always-disagree one)."""
-
-    model_config = ConfigDict(extra="forbid")
 
     statements: int                     # statements with at least one kept agree/disagree response
     share: Optional[float] = None
@@ -308,11 +300,9 @@ def agree_share(samples: Sequence[Sample], instrument: Instrument, seed: int,
                       ci=_round(ci, 4))
 
 
-class FormConsistency(BaseModel):
+class FormConsistency(Strict):
     """Original vs opposite form: statements whose two forms got the same side (agree with both, or disagree with
     both) are inconsistent, since the opposite form reverses the statement's political side."""
-
-    model_config = ConfigDict(extra="forbid")
 
     items_both: int
     inconsistent: Optional[float] = None

@@ -33,8 +33,8 @@ from __future__ import annotations
 from typing import Any, Mapping, Optional, Sequence
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict
 
+from polibench.kit.strict import Strict
 from polibench.metrics.bootstrap import DEFAULT_RESAMPLES, LEVEL, percentile_intervals, resample_weights
 from polibench.metrics.columns import stratum_sort_name
 from polibench.metrics.pct import (
@@ -59,10 +59,8 @@ DIGITS = 2
 SCALE = {"economic": (ECON_OFFSET, ECON_DIVISOR), "social": (SOC_OFFSET, SOC_DIVISOR)}
 
 
-class LanguagePosition(BaseModel):
+class LanguagePosition(Strict):
     """One language of a comparison: its position and its difference from the reference language."""
-
-    model_config = ConfigDict(extra="forbid")
 
     language: str                                   # ISO 639-1
     name: str                                       # "German"
@@ -79,10 +77,8 @@ class LanguagePosition(BaseModel):
     shift: dict[str, Optional[bool]] = {}           # axis -> the simultaneous interval excludes 0 (None: no interval)
 
 
-class Spread(BaseModel):
+class Spread(Strict):
     """How far the languages' positions lie apart on one axis."""
-
-    model_config = ConfigDict(extra="forbid")
 
     sd: Optional[float] = None
     sd_ci: Optional[list[float]] = None
@@ -90,10 +86,8 @@ class Spread(BaseModel):
     range_ci: Optional[list[float]] = None
 
 
-class LanguageEffect(BaseModel):
+class LanguageEffect(Strict):
     """The languages of one translated instrument answered through one channel."""
-
-    model_config = ConfigDict(extra="forbid")
 
     base: str                           # the instrument the languages translate ("pct")
     channel: str                        # forced, logprob or open

@@ -15,8 +15,7 @@ from __future__ import annotations
 
 from typing import Mapping, Optional, Sequence
 
-from pydantic import BaseModel, ConfigDict
-
+from polibench.kit.strict import Strict
 from polibench.metrics.channels import (
     AgreeShare,
     ChannelComparison,
@@ -33,10 +32,8 @@ from polibench.taskspec.schema import Instrument, TaskConfig
 REPORT = "polibench.report.channels"
 
 
-class TaskControls(BaseModel):
+class TaskControls(Strict):
     """A PCT task's instrument controls."""
-
-    model_config = ConfigDict(extra="forbid")
 
     instrument: str
     position: dict[str, Optional[float]]                 # the task's PCT coordinates, economic and social

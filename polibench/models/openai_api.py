@@ -31,17 +31,14 @@ other servers, or when ``send_top_k=true``.
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import random
 import re
 import socket
 import sys
-import threading
 import time
 import urllib.request
 from collections import Counter
-from dataclasses import dataclass
 from typing import Optional
 from urllib.parse import urlsplit, urlunsplit
 
@@ -49,7 +46,8 @@ from polibench.errors import BackendError
 from polibench.models.base import GENERATE, SCORE_CHOICES, Completion, ProgressFn, Prompt
 from polibench.models.choices import check_options, logprobs_from_top, option_labels
 from polibench.models.openai_batch import MAX_BATCH, BatchRun, check_batch_args
-from polibench.models.retry import RetryPolicy, parse_retry_after, retryable_status
+from polibench.models.openai_http import MalformedResponse, classify, run_async
+from polibench.models.retry import RetryPolicy
 from polibench.models.server_pool import Server, ServerPool
 from polibench.models.streaming import ResultFn, StreamingBackend
 from polibench.records import GenerationSettings, Usage
@@ -67,18 +65,6 @@ def split_urls(value) -> list[str]:
     return [str(u).strip() for u in items if str(u).strip()]
 
 
-class MalformedResponse(Exception):
-    """The server answered 200 with something that is not a usable completion."""
-
-
-@dataclass
-class Failure:
-    kind: str
-    retryable: bool
-    message: str
-    retry_after: Optional[float] = None
-
-
 def strip_credentials(url: str) -> str:
     """The URL without any ``user:password@`` part (safe to write to results)."""
     parts = urlsplit(url)
@@ -87,24 +73,6 @@ def strip_credentials(url: str) -> str:
         netloc = host + (f":{parts.port}" if parts.port else "")
         parts = parts._replace(netloc=netloc)
     return urlunsplit(parts).rstrip("/")
-
-
-def classify(exc: BaseException) -> Failure:
-    """Which failures are worth another try, and how long the server asked us to wait."""
-    import openai
-
-    if isinstance(exc, openai.APITimeoutError):
-        return Failure("timeout", True, "request timed out")
-    if isinstance(exc, openai.APIConnectionError):
-        return Failure("connection", True, f"connection error ({exc.__cause__ or exc})")
-    if isinstance(exc, openai.APIStatusError):
-        status = exc.status_code
-        retry_after = parse_retry_after(exc.response.headers if exc.response is not None else None)
-        return Failure(f"http_{status}", retryable_status(status), f"HTTP {status}: {exc.message}", retry_after)
-    if isinstance(exc, (openai.APIResponseValidationError, MalformedResponse, json.JSONDecodeError,
-                        ValueError, KeyError, TypeError, AttributeError)):
-        return Failure("malformed", True, f"malformed response ({type(exc).__name__}: {exc})")
-    return Failure(type(exc).__name__, False, str(exc))
 
 
 class OpenAIBackend(StreamingBackend):
@@ -457,25 +425,3 @@ def first_choice(reply):
     if not choices:
         raise MalformedResponse(f"no choices in the reply ({type(reply).__name__})")
     return choices[0]
-
-
-def run_async(coroutine) -> None:
-    """Run a coroutine to the end, also when called from inside a running event loop (notebooks)."""
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        asyncio.run(coroutine)
-        return
-    error: list[BaseException] = []
-
-    def target() -> None:
-        try:
-            asyncio.run(coroutine)
-        except BaseException as exc:  # noqa: BLE001 - re-raised in the caller's thread
-            error.append(exc)
-
-    thread = threading.Thread(target=target)
-    thread.start()
-    thread.join()
-    if error:
-        raise error[0]

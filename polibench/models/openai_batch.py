@@ -36,17 +36,15 @@ import sys
 import time
 import uuid
 from collections import Counter
-from typing import TYPE_CHECKING, Callable, Optional
+from typing import Callable, Optional, Protocol
 
 from polibench.errors import BackendError
 from polibench.kit.files import atomic_write_text
 from polibench.kit.jsonl import iter_jsonl
-from polibench.models.retry import retryable_status
+from polibench.models.openai_http import classify, run_async
+from polibench.models.retry import RetryPolicy, retryable_status
 from polibench.paths import cache_dir
 from polibench.records import Completion, GenerationSettings, Prompt, Usage
-
-if TYPE_CHECKING:
-    from polibench.models.openai_api import OpenAIBackend
 
 RETRY_CHOICES = ("ask", "batch", "live")
 FINISHED = ("completed", "failed", "expired", "cancelled")
@@ -88,10 +86,35 @@ def check_batch_args(retry: str, poll_interval: float, prices: dict, several_ser
         raise BackendError("openai: batch=true sends one batch to one server: give one base_url")
 
 
+class BatchBackend(Protocol):
+    """What the batch path uses of the backend it serves (:class:`polibench.models.openai_api.OpenAIBackend`):
+    its settings, its request bodies, and its live path for ``batch_retry=live``."""
+
+    endpoint: str
+    base_url: Optional[str]
+    timeout: float
+    policy: RetryPolicy
+    prices: dict[str, Optional[float]]
+    batch_retry: str
+    batch_poll_interval: float
+    _api_key: str
+    _url: str
+
+    def cache_identity(self) -> dict: ...
+
+    def request_body(self, prompt: Prompt, settings: GenerationSettings) -> dict: ...
+
+    def _safe(self, message: str) -> str: ...
+
+    async def _run_requests(self, count: int, request, on_result) -> None: ...
+
+    async def _request(self, client, prompt: Prompt, settings: GenerationSettings) -> Completion: ...
+
+
 class BatchRun:
     """One ``generate_each`` call on the batch path: resume or submit, poll, download, deliver, retry."""
 
-    def __init__(self, backend: OpenAIBackend, prompts: list[Prompt], settings: GenerationSettings,
+    def __init__(self, backend: BatchBackend, prompts: list[Prompt], settings: GenerationSettings,
                  on_result: Callable[[int, Completion], None]):
         import openai
 
@@ -312,8 +335,6 @@ class BatchRun:
         return choice
 
     def live(self, ids: list[str], pending: set[str]) -> None:
-        from polibench.models.openai_api import run_async
-
         order = [cid for cid in ids if cid in pending]
         first = [self.prompts[self.indices[cid][0]] for cid in order]
 
@@ -329,8 +350,6 @@ class BatchRun:
 
     def call(self, fn, what: str):
         """``fn()`` retried like a live request (connection errors, 429, 5xx); others stop with one message."""
-        from polibench.models.openai_api import classify
-
         attempt = 0
         while True:
             try:

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import shutil
 import time
 from dataclasses import asdict, dataclass
@@ -38,6 +37,7 @@ from typing import Optional, Sequence
 from polibench import __version__
 from polibench.devices import pick_device
 from polibench.errors import PolibenchError
+from polibench.kit.files import atomic_write_text
 from polibench.kit.training import PRECISIONS, check_settings, is_main_process, precision_flags, quiet_transformers
 from polibench.pretrain.corpus import Corpus
 
@@ -124,10 +124,7 @@ def read_record(output: Path) -> Optional[dict]:
 
 
 def write_record(output: Path, record: dict) -> None:
-    path = Path(output) / RECORD
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(record, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
+    atomic_write_text(Path(output) / RECORD, json.dumps(record, indent=2, ensure_ascii=False) + "\n")
 
 
 def checkpoints(output: Path) -> list[tuple[int, Path]]:

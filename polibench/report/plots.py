@@ -6,10 +6,10 @@ report module (its ``figures`` hook), from its block of results.json and a path 
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any, Callable, Optional
 
+from polibench.kit.files import atomic_path
 from polibench.metrics.blocks import Interval
 
 FORMATS = ("png", "svg")
@@ -49,10 +49,9 @@ def save_figure(figure, stem: Path) -> list[str]:
     names = []
     for fmt in FORMATS:
         final = stem.with_name(f"{stem.name}.{fmt}")
-        tmp = final.with_name(final.name + ".tmp")
         metadata = {"Date": None} if fmt == "svg" else {"Software": None}
-        figure.savefig(tmp, format=fmt, dpi=120, metadata=metadata)
-        os.replace(tmp, final)
+        with atomic_path(final) as tmp:
+            figure.savefig(tmp, format=fmt, dpi=120, metadata=metadata)
         names.append(final.name)
     return names
 

@@ -13,6 +13,7 @@ from typing import Any, Optional
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_serializer, model_validator
 
+from polibench.kit.strict import Strict
 from polibench.metrics.blocks import BootstrapSettings, Coverage, EstimateBlock
 from polibench.metrics.registry import Metric, metric_for_key
 from polibench.metrics.run_level import RunMetrics
@@ -81,14 +82,12 @@ class TaskResults(BaseModel):
                     yield metric, estimate, value, interval
 
 
-class RunSettings(BaseModel):
+class RunSettings(Strict):
     """How the run was made. ``imported``: the file its responses were imported from; ``rescored_from``: the run
     whose responses it scored again (``polibench score RUN --scorer X --output NEW``): that folder, the SHA-256
     of its results.json and samples.jsonl, and the scorer of each task there; ``merged_from``: the shard
     folders it was merged from (``polibench merge``): each folder, its shard ``i/N`` and the SHA-256 of its
     samples.jsonl and shard.json."""
-
-    model_config = ConfigDict(extra="forbid")
 
     seed: Optional[int] = None
     limit: Optional[int] = None
@@ -108,10 +107,8 @@ class RunSettings(BaseModel):
         return without_absent(handler(self), ("rescored_from", "merged_from", "issues", "limit_order"))
 
 
-class ResultsDocument(BaseModel):
+class ResultsDocument(Strict):
     """The whole results.json."""
-
-    model_config = ConfigDict(extra="forbid")
 
     format: str = FORMAT
     version: int = VERSION

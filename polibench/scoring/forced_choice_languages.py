@@ -43,11 +43,7 @@ def _reader(table: OptionTable) -> Callable[[Sample], Optional[Stance]]:
     return read
 
 
-def register_language_readers() -> None:
-    """Register ``forced_choice_<language>`` for every language with an option table but English."""
-    from polibench.scoring.readers import READERS, AnswerReader, register_reader
-
-    channel = READERS["forced_choice"].channel
-    for language, table in TABLES.items():
-        if language != "en":
-            register_reader(AnswerReader(reader_name(language), _reader(table), channel=channel))
+def language_reads() -> dict[str, Callable[[Sample], Optional[Stance]]]:
+    """The forced-choice reader of every language with an option table but English, by answer format name
+    (``forced_choice_<language>``); :mod:`polibench.scoring.readers` registers them."""
+    return {reader_name(language): _reader(table) for language, table in TABLES.items() if language != "en"}

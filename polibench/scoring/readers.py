@@ -23,6 +23,7 @@ from typing import Callable, Iterable, Optional
 from polibench.errors import PolibenchError
 from polibench.records import Sample, Stance
 from polibench.scoring.forced_choice import OPTIONS, forced_choice_stance, parse_forced_choice
+from polibench.scoring.forced_choice_languages import language_reads
 from polibench.scoring.likert import likert_to_stance, parse_likert
 from polibench.scoring.logprob import logprob_stance
 
@@ -111,6 +112,5 @@ def check_readers(variants: Iterable[tuple[str, str, str]]) -> None:
 
 
 # the forced choice in every language with an option table (polibench.scoring.forced_choice_languages)
-from polibench.scoring.forced_choice_languages import register_language_readers  # noqa: E402,I001
-
-register_language_readers()
+for _name, _read in language_reads().items():
+    register_reader(AnswerReader(_name, _read, channel=READERS["forced_choice"].channel))

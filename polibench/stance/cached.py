@@ -14,16 +14,14 @@ once per epoch. The result is a normal checkpoint (the frozen layers unchanged),
 from __future__ import annotations
 
 import json
-import os
 import random
-import shutil
-import tempfile
 import time
 from dataclasses import asdict
 from pathlib import Path
 from typing import Callable, Optional, Sequence
 
 from polibench.errors import PolibenchError
+from polibench.kit.files import staged_folder
 from polibench.kit.training import quiet_transformers
 from polibench.scoring.base import LABELS
 from polibench.scoring.classifier import encode_pairs
@@ -192,8 +190,7 @@ def train_top_layers(base: str, train: Sequence[StanceExample], output: Path, se
     cached_seconds = time.time() - started
     label_ids = {label: i for i, label in enumerate(LABELS)}
     loss = fit_top_layers(model, states, [label_ids[e.label] for e in train], settings, on_step)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{output.name}.tmp-", dir=output.parent))
-    try:
+    with staged_folder(output) as tmp:  # replaces the empty output folder prepare_output left
         with quiet_transformers():
             model.save_pretrained(tmp)
             tokenizer.save_pretrained(tmp)
@@ -206,11 +203,5 @@ def train_top_layers(base: str, train: Sequence[StanceExample], output: Path, se
             **(extra_metadata or {}),
         }
         (tmp / METADATA).write_text(json.dumps(metadata, indent=2) + "\n", encoding="utf-8")
-        if output.exists():
-            output.rmdir()
-        os.replace(tmp, output)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
     return output
 

@@ -24,7 +24,6 @@ import hashlib
 import importlib.util
 import json
 import math
-import shutil
 import sys
 import time
 from dataclasses import asdict
@@ -141,8 +140,6 @@ def ensure_default_checkpoint(show_progress: bool = True) -> Path:
     """The trained embedded default, training it first if this cache does not hold it yet."""
 
     def make(final: Path) -> Path:
-        for stale in final.parent.glob(f".{final.name}.tmp-*"):  # left by a killed run; we hold the lock
-            shutil.rmtree(stale, ignore_errors=True)
         train = load_examples(gold_path("train"))
         settings = recipe()
         steps = settings.total_steps(len(train))

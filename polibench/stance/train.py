@@ -19,15 +19,14 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import shutil
-import tempfile
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Optional, Sequence
 
 from polibench.errors import PolibenchError
+from polibench.kit.files import staged_folder
 from polibench.kit.training import check_settings, freeze_lower, quiet_transformers, run_trainer, torch_threads
 from polibench.scoring.base import LABELS
 from polibench.scoring.classifier import MAX_LENGTH, encode_pairs
@@ -132,8 +131,7 @@ def train_classifier(base: str, train: Sequence[StanceExample], output: Path,
     tokenizer, model = load_base(base, settings.seed)
     freeze_lower(model, "stance train", settings.freeze_embeddings, settings.freeze_layers)
     steps, warmup = settings.total_steps(len(train)), settings.warmup_steps(len(train))
-    tmp = Path(tempfile.mkdtemp(prefix=f".{output.name}.tmp-", dir=output.parent))
-    try:
+    with staged_folder(output) as tmp:  # replaces the empty output folder prepare_output left
         loss = run_trainer(model, tokenizer, _PairDataset(tokenizer, train, settings.max_length), str(tmp / "trainer"),
                            steps=steps, warmup=warmup, batch_size=settings.batch_size,
                            learning_rate=settings.learning_rate, weight_decay=settings.weight_decay,
@@ -151,12 +149,6 @@ def train_classifier(base: str, train: Sequence[StanceExample], output: Path,
             "torch_threads": torch_threads(), **(extra_metadata or {}),
         }
         (tmp / METADATA).write_text(json.dumps(metadata, indent=2) + "\n", encoding="utf-8")
-        if output.exists():
-            output.rmdir()  # empty, checked above
-        os.replace(tmp, output)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
     return output
 
 
