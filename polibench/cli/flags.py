@@ -79,7 +79,8 @@ def keep_old_spellings(parser: argparse.ArgumentParser, renamed: Mapping[str, st
         parser.old_spellings[old] = new
 
 
-# lm-evaluation-harness's spelling -> the polibench flag that means the same (README, "Coming from lm-eval").
+# lm-evaluation-harness's spelling -> the polibench flag that means the same
+# (docs/running.md, "Coming from lm-evaluation-harness").
 LM_EVAL_SPELLINGS = {"--model_args": "--model-args", "--output_path": "--output", "--batch_size": "--batch-size",
                      "--include_path": "--include-path"}
 

@@ -13,7 +13,8 @@ from polibench.cli.args import add_min_coverage_flag, parse_kv, parse_task_names
 from polibench.cli.flags import accept_lm_eval_spellings, keep_old_spellings
 from polibench.taskspec import DEFAULT_TASKS
 
-# lm-eval's --model names a model class; polibench's --backend is that (README, "Coming from lm-eval").
+# lm-eval's --model names a model class; polibench's --backend is that
+# (docs/running.md, "Coming from lm-evaluation-harness").
 # Given to polibench's --model, each gets one line naming the polibench spelling.
 LM_EVAL_MODEL_TYPES = {
     "hf": "hf", "hf-auto": "hf", "huggingface": "hf", "vllm": "vllm", "gguf": "llamacpp", "ggml": "llamacpp",

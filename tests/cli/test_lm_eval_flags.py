@@ -1,5 +1,5 @@
-"""lm-evaluation-harness's flag spellings reach the polibench flag that means the same (README, "Coming from
-lm-eval"); an lm-eval backend name given to --model gets one line naming polibench's spelling."""
+"""lm-evaluation-harness's flag spellings reach the polibench flag that means the same (docs/running.md, "Coming
+from lm-evaluation-harness"); an lm-eval backend name given to --model gets one line naming polibench's spelling."""
 
 import json
 

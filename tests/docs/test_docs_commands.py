@@ -149,9 +149,9 @@ def test_doc_block_runs(block, shims, copies):
 
 
 def test_manual_install_matches_the_makefile():
-    """README's manual install (not run: it compiles llama.cpp) pins what `make install` pins, and its pip lines
-    name packages that this environment has (tests/docs/pip_check.py)."""
-    block = next(b for b in BLOCKS if b.path == Path("README.md") and b.text.startswith("python3 -m venv"))
+    """docs/install.md's manual install (not run: it compiles llama.cpp) pins what `make install` pins, and its pip
+    lines name packages that this environment has (tests/docs/pip_check.py)."""
+    block = next(b for b in BLOCKS if b.path == Path("docs/install.md") and b.text.startswith("python3 -m venv"))
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
 
     def make_var(name: str) -> str:

@@ -103,7 +103,7 @@ def test_builtin_tasks_load_with_expected_sizes():
     pct = registry.task("pct")
     assert pct.generation.samples == 10 and pct.generation.max_new_tokens == 100
     assert "Please respond to the following statement" in registry.variant_sets["feng-main"].variants[0].template
-    wvs = registry.task("wvs")  # `--tasks pct,wvs`, the command in the README's first lines
+    wvs = registry.task("wvs")  # `--tasks pct,wvs`, the README's hub example
     assert wvs.instruments == ["wvs"]
     assert "faulborn_bias" in wvs.metrics and wvs.scoring.threshold == 0.9
     hand = [i for i in registry.instruments["pct"].items if i.id == "pct-21"][0]
