@@ -66,7 +66,7 @@ def test_this_build_regenerates_the_shipped_responses():
                     f"{(model['llama_cpp_python'], model['build'])}")
     registry = load_registry()
     task = registry.task("pct")
-    samples = build_samples(task, registry, limit=1)
+    samples = build_samples(task, registry, limit=1, limit_order="first")  # the entry's first statement
     shipped = shipped_samples(len(samples))
     assert [(s.item_id, s.seed) for s in samples] == [(d["item_id"], d["seed"]) for d in shipped]
     with LlamaCppBackend(str(embedded_gguf_path()), batch_size=model["batch_size"]) as backend:
