@@ -31,7 +31,7 @@ import tempfile
 import time
 from pathlib import Path
 
-RATES = (0.001, 0.003, 0.01, 0.03, 0.1)
+RATES = (0.001, 0.003, 0.01, 0.03, 0.1, 0.3)
 LAMBDAS = (0.1, 0.6, 2.4)
 
 

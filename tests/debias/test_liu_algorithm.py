@@ -156,10 +156,11 @@ def test_mode1_reward_has_its_three_terms():
 
 @pytest.mark.parametrize("optimizer", ["adam", "backtracking"])
 def test_lambda_zero_changes_nothing(gpt2, optimizer):
-    """lambda is the debias strength: at 0, Eq. 9 is max -KL, and the calibrated distribution is the model's
-    own, bit for bit, for either optimiser; a whole decoding at lambda_0 = 0 writes what no calibration
-    (K = 0) writes, and perplexity under it is the model's. (With lambda on the KL instead, lambda 0 would leave
-    the reward unconstrained and move the distribution most.)"""
+    """lambda is the debias strength: at 0, Eq. 9 is max -KL, whose maximiser is Delta = 0, and the calibrated
+    distribution is the model's own, bit for bit, for either optimiser (such rows are left at Delta = 0 rather
+    than handed to Adam, which would step on the rounding of a zero gradient); a whole decoding at
+    lambda_0 = 0 writes what no calibration (K = 0) writes, and perplexity under it is the model's. A reading
+    with lambda on the KL fails test_a_larger_lambda_buys_more_reward_for_more_kl and the Adam test below."""
     import torch
 
     from polibench.records import GenerationSettings, Prompt
