@@ -85,7 +85,7 @@ def add_parser(sub) -> None:
     p.add_argument("--candidates", type=int, default=10, help="liu Mode 2: next-token candidates judged (10)")
     p.add_argument("--words", type=int, default=250, help=f"liu Mode 1: TF-IDF words per side ({PAPER}: 250)")
     p.add_argument("--lr", type=float,
-                   help="step size: liu, Adam's rate in units of the hidden state's root-mean-square (0.01; "
+                   help="step size: liu, Adam's rate in units of the hidden state's root-mean-square (0.001; "
                         "polibench's choice, the paper does not give it), or with --optimizer backtracking the first "
                         "step as a fraction of |h_t| (0.1); grpo, the learning rate (1e-5)")
     p.add_argument("--limit", type=int, help="liu: only the first N keywords")

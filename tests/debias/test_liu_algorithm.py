@@ -31,6 +31,7 @@ from tests.tiny_models import tiny_gpt2_lm, tiny_ideology_classifier
 
 TOY = [LabelledText("i agree with this statement", 0, "a"), LabelledText("disagree your response", 1, "b")]
 TEXTS = ["i agree with this statement .", "please respond to the following statement", "your response ."]
+MOVING_LR = 0.01  # Adam's rate for the mechanics tests: 15 steps at it move the toy head's distribution visibly
 
 
 class WordJudge(IdeologyScorer):
@@ -219,10 +220,11 @@ def test_the_optimiser_is_adam_with_k_steps(gpt2, monkeypatch):
 
 def test_a_larger_lambda_buys_more_reward_for_more_kl(gpt2):
     """lambda weights the reward: the larger it is, the higher the reward the K steps reach and the more KL they
-    spend (the paper's 'debias strength')."""
+    spend (the paper's 'debias strength'). At Adam's rate 0.01 (MOVING_LR): at ADAM_LR (0.001) the 15 steps move
+    this toy head's distribution too little for the differences to stand above float noise."""
     import torch
 
-    backend = LiuCalibratedBackend(str(gpt2), LiuSettings(mode=1, steps=15), corpus=TOY)
+    backend = LiuCalibratedBackend(str(gpt2), LiuSettings(mode=1, steps=15, lr=MOVING_LR), corpus=TOY)
     hidden = torch.randn(3, backend.head.weight.shape[1], generator=torch.Generator().manual_seed(0))
     base = torch.log_softmax(backend.head(hidden).float(), -1)
     reward = lambda logp: (logp.exp() * backend.token_rewards).sum(-1)  # noqa: E731
@@ -262,11 +264,12 @@ def test_kl_cap_safeguard_holds_each_token_and_a_capped_token_halves_lambda(gpt2
     import torch
 
     hidden = 40 * torch.randn(4, 16, generator=torch.Generator().manual_seed(1))
-    capped_backend = LiuCalibratedBackend(str(gpt2), LiuSettings(mode=1, optimizer=optimizer, kl_cap=1.5),
+    lr = MOVING_LR if optimizer == "adam" else None  # a rate at which the free steps go past the cap
+    capped_backend = LiuCalibratedBackend(str(gpt2), LiuSettings(mode=1, optimizer=optimizer, kl_cap=1.5, lr=lr),
                                           corpus=TOY)
     _, kl, held = capped_backend.calibrate(hidden, [5.0] * 4)
     assert float(kl.max()) <= 1.5 * 0.02 + 1e-6 and int(held.sum()) >= 3
-    free = LiuCalibratedBackend(str(gpt2), LiuSettings(mode=1, optimizer=optimizer), corpus=TOY)
+    free = LiuCalibratedBackend(str(gpt2), LiuSettings(mode=1, optimizer=optimizer, lr=lr), corpus=TOY)
     _, kl_free, held_free = free.calibrate(hidden, [5.0] * 4)
     assert (kl_free[held] > 1.5 * 0.02).all() and not held_free.any()
     assert adapt_lambda(5.0, float(kl[0]), 0.02, capped=True) == 2.5
@@ -289,7 +292,8 @@ def test_mode2_window_rewards_follow_the_judge_and_the_discount(gpt2):
 def test_perplexity_without_steps_is_the_models(gpt2):
     backend = LiuCalibratedBackend(str(gpt2), LiuSettings(mode=1, steps=0), corpus=TOY)
     assert backend.perplexity(TEXTS) == pytest.approx(perplexity(str(gpt2), TEXTS), rel=1e-5)
-    calibrated = LiuCalibratedBackend(str(gpt2), LiuSettings(mode=1, steps=15, initial_lambda=5.0), corpus=TOY)
+    calibrated = LiuCalibratedBackend(str(gpt2), LiuSettings(mode=1, steps=15, initial_lambda=5.0, lr=MOVING_LR),
+                                      corpus=TOY)
     assert calibrated.perplexity(TEXTS) != pytest.approx(perplexity(str(gpt2), TEXTS), rel=1e-3)
 
 
