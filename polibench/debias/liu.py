@@ -1,48 +1,57 @@
 """Liu et al. 2022's reinforced calibration (Algorithm 1) at decoding time, on any transformers causal LM.
 
-At every decoding step t of every continuation:
+**The paper's algorithm** (Liu et al. 2022, Algorithm 1 and Eq. 9; ``shared/reference/liu2022.json``, key
+``algorithm_1``), as ``polibench debias --method liu`` runs it by default. At every decoding step t of every
+continuation:
 
 1. the LM reads the text so far; h_t is its last hidden state (the input of the LM head, after the final
    norm), and pi_0 = softmax(head(h_t)) the model's own next-token distribution;
-2. a perturbation Delta of h_t (zero at the start of the step) takes **K SGD steps** (``steps``, Liu: 15) on
+2. a perturbation Delta of h_t (zero at the start of the step) takes **K steps of Adam** (``steps``, the
+   paper: 15; ``torch.optim.Adam``) towards
 
-       maximise  J(Delta) - lambda_t * KL(pi_Delta || pi_0),    pi_Delta = softmax(head(h_t + Delta)),
+       argmax_Delta  lambda_t * R(Delta) - KL(pi_Delta || pi_0),    pi_Delta = softmax(head(h_t + Delta))   (Eq. 9)
 
-   where J is the expected debiasing reward of the next token under pi_Delta (below);
+   where R is the expected debiasing reward of the next token under pi_Delta (below). **lambda weights the
+   reward**: it is the debias strength, 0 = no debiasing (the model's own distribution), 0.6 by default, 0.9
+   the strongest the paper studies (its sweep: 0.1, 0.3, 0.5, 0.7, 0.9);
 3. the next token is sampled from pi_Delta under the task's sampling settings (temperature, top-k, top-p);
-4. the KL penalty adapts (Liu: lambda starts at 0.6, halved or doubled against the KL target sigma):
-   lambda_{t+1} = 2 lambda_t when KL_t > 1.5 sigma, lambda_t / 2 when KL_t < sigma / 1.5, else unchanged.
-   sigma is 0.02 in Mode 1 and 0.05 in Mode 2 (Liu's "KL threshold 0.02 / 0.05").
+4. lambda adapts against the KL threshold sigma (0.02 in Mode 1, 0.05 in Mode 2), lambda_0 = 0.6:
+   lambda_{t+1} = lambda_t / 2 when KL_t >= 2 sigma, 2 lambda_t when KL_t <= sigma / 2, else unchanged.
 
 The rewards (higher = more neutral):
 
-- **Mode 1** (Liu's Eq. 5, word embeddings): the LM's *own input embeddings* of the top-250 TF-IDF words of
-  each side of a partisan corpus (:func:`tfidf_words`; a word of several tokens is the mean of its token
-  embeddings). For a vocabulary token v with embedding e_v, d_L(v) and d_C(v) are its mean cosine distances
-  to the liberal and the conservative words, and the reward has three terms,
+- **Mode 1** (the paper's Eq. 5, word embeddings): the LM's *own input embeddings* of the top-250 TF-IDF
+  words of each side of a partisan corpus (:func:`tfidf_words`; a word of several tokens is the mean of its
+  token embeddings). For a vocabulary token v with embedding e_v, d_L(v) and d_C(v) are its mean cosine
+  distances to the liberal and the conservative words, and the reward has three terms,
   r_1(v) = d_L(v) + d_C(v) - |d_L(v) - d_C(v)|: far from liberal words, far from conservative words, and
-  balanced between them (the three together equal 2 min(d_L, d_C)). J = sum_v pi_Delta(v) r_1(v).
+  balanced between them (the three together equal 2 min(d_L, d_C)). R = sum_v pi_Delta(v) r_1(v).
 - **Mode 2** (a guidance judge f_debias, p = P(conservative)): r(text) = -log max(p, 1 - p), largest (log 2)
   for a neutral text. For each of the ``candidates`` most likely next tokens a under pi_0, the judge reads the
-  trailing windows ending in a: the last j generated tokens with a, j = 1 .. tau (``window``, Liu: 5); the
-  reward of a is their discounted mean sum_j gamma^(j-1) r(window_j) / sum_j gamma^(j-1) (``discount``
-  gamma). J = sum_a pi~_Delta(a) r_2(a), pi~ being pi_Delta renormalised over the candidates.
+  trailing windows ending in a: the last j generated tokens with a, j = 1 .. tau (``window``, the paper: 5);
+  the reward of a is their discounted mean sum_j gamma^(j-1) r(window_j) / sum_j gamma^(j-1) (``discount``
+  gamma). R = sum_a pi~_Delta(a) r_2(a), pi~ being pi_Delta renormalised over the candidates.
 
-The judge sees generated tokens only, never the prompt, as the evaluation judge does. Each SGD step has a
-normalised direction and starts with a length of ``lr`` (0.1) times the norm of h_t, so one value suits models
-whose hidden states differ in scale, and the step does not vanish where the reward is flat (Mode 2's reward is
-flat near p = 0.5, so plain gradient steps barely moved the hidden state). A step is taken only if it lowers
--J + lambda KL and keeps the token's KL within ``kl_bound`` (1.5) times sigma; otherwise that row stays where it
-is and its step length halves (backtracking). A token where a step that would have lowered the objective was
-refused for crossing the bound counts as above the target, so lambda doubles. So every token's KL is at most
-1.5 sigma, and lambda still adapts as the paper's rule says. Fixed-length steps overshot instead: on
-SmolLM2-135M they spent about 2 nats per token against sigma = 0.02 / 0.05, whatever lambda was; backtracking
-without the bound still spent 0.72-0.89 nats per token on a planted SmolLM2.
+**polibench's reading where the paper does not pin it down**: which hidden state (the last one, perturbed
+afresh at each step), the exact form of Eq. 5's three terms, the way tau and gamma combine the windows, the
+candidate set of Mode 2, gamma's value (0.9), and Adam's learning rate: the paper names Adam, not its rate.
+Here Delta = rms(h_t) * u and Adam steps u with ``lr`` (``ADAM_LR``), so each of the first steps moves every
+coordinate of h_t by about ``lr`` times h_t's root-mean-square and one value suits models whose hidden states
+differ in scale; ``ADAM_LR`` was chosen on a development check of how well the K steps solve Eq. 9's argmax
+(benchmarks/bench_liu_adam_lr.py), before any planted-debias run.
 
-What is polibench's reading rather than the paper's text: which hidden state (the last one, perturbed afresh
-at each step, as above), the exact form of Eq. 5's three terms, the way tau and gamma combine the windows, the
-candidate set of Mode 2, the step size and its backtracking, the KL bound, and gamma's value (0.9).
-docs/generation-bias.md says why.
+**polibench's own safeguards, off by default** (named options, recorded in ``debias.json`` when used):
+
+- ``optimizer="backtracking"`` (``--optimizer backtracking``): instead of Adam, normalised-gradient steps of
+  ``lr`` (0.1) times |h_t|, each taken only if it raises lambda R - KL; otherwise that row stays where it is and
+  its step length halves. So the K steps never end below Delta = 0 on the objective;
+- ``kl_cap`` (``--kl-cap C``): a step that would take a token's KL above C sigma is not taken (that row stays
+  where it was), and a token where a step was refused counts as above the threshold, so lambda halves.
+
+With neither, every token's KL is what Adam reaches on Eq. 9 under the adaptive lambda, as the paper's rule
+has it. docs/generation-bias.md says which parts are the paper's and which polibench's, and what the earlier
+versions (lambda on the KL, the PPO thresholds 1.5 sigma / sigma / 1.5, backtracking and a cap of 1.5 sigma by
+default) measured.
 """
 
 from __future__ import annotations
@@ -58,12 +67,16 @@ from polibench.models.base import GENERATE, ModelBackend, ProgressFn, cut_at_sto
 from polibench.records import Completion, GenerationSettings, Prompt, Usage
 from polibench.scoring.ideology import IdeologyScorer
 
-PAPER_STEPS = 15            # Liu et al.: 15 SGD iterations
-PAPER_LAMBDA = 0.6          # Liu et al.: lambda 0.6 (adapted)
+PAPER_STEPS = 15            # Liu et al.: K = 15 iterations (of SGD via Adam)
+PAPER_LAMBDA = 0.6          # Liu et al.: lambda_0 = 0.6, the debias strength (adapted)
+PAPER_LAMBDA_SWEEP = (0.1, 0.3, 0.5, 0.7, 0.9)  # Liu et al.'s Tables 6 and 7
 PAPER_SIGMA = {1: 0.02, 2: 0.05}  # Liu et al.: KL threshold 0.02 (Mode 1) / 0.05 (Mode 2)
 PAPER_WINDOW = 5            # Liu et al.: Mode 2 window tau = 5
 PAPER_WORDS = 250           # Liu et al.: 250 TF-IDF words per side
-KL_BOUND = 1.5              # polibench: each token's KL stays within 1.5 sigma, the adaptive rule's upper edge
+HALVE_AT, DOUBLE_AT = 2.0, 0.5  # Liu et al.: halve lambda when KL >= 2 sigma, double it when KL <= sigma / 2
+OPTIMIZERS = ("adam", "backtracking")  # adam: the paper's; backtracking: polibench's own safeguard
+ADAM_LR = 0.001             # polibench: Adam's rate in rms(h_t) units (bench_liu_adam_lr; the paper gives none)
+BACKTRACKING_LR = 0.1       # polibench: the backtracking optimiser's first step, 0.1 x |h_t|
 
 
 @dataclass
@@ -75,13 +88,31 @@ class LiuSettings:
     window: int = PAPER_WINDOW
     discount: float = 0.9
     candidates: int = 10
-    lr: float = 0.1
+    lr: Optional[float] = None         # None: the optimiser's default (ADAM_LR or BACKTRACKING_LR)
     words_per_side: int = PAPER_WORDS
-    kl_bound: float = KL_BOUND        # a step may not take the token's KL above kl_bound * sigma
+    optimizer: str = "adam"            # "backtracking": polibench's own safeguard, not the paper's
+    kl_cap: Optional[float] = None     # polibench's own safeguard: no step takes a token's KL above kl_cap * sigma
 
     @property
     def kl_target(self) -> float:
         return PAPER_SIGMA[self.mode] if self.sigma is None else self.sigma
+
+    @property
+    def step_size(self) -> float:
+        if self.lr is not None:
+            return self.lr
+        return ADAM_LR if self.optimizer == "adam" else BACKTRACKING_LR
+
+    def safeguards(self) -> list[str]:
+        """polibench's own additions to the paper's Algorithm 1 in use (empty: the paper's algorithm)."""
+        out = []
+        if self.optimizer == "backtracking":
+            out.append(f"backtracking: normalised steps of {self.step_size} x |h_t|, each taken only if it raises "
+                       "lambda R - KL (polibench's, not the paper's Adam)")
+        if self.kl_cap is not None:
+            out.append(f"kl_cap: no step takes a token's KL above {self.kl_cap} sigma = "
+                       f"{self.kl_cap * self.kl_target:g}; a token held there halves lambda (polibench's)")
+        return out
 
     def check(self) -> None:
         problems = []
@@ -91,31 +122,34 @@ class LiuSettings:
             problems.append(f"--steps must be 0 or more (got {self.steps})")
         if self.kl_target <= 0:
             problems.append(f"--sigma must be above 0 (got {self.kl_target})")
-        if self.initial_lambda <= 0:
-            problems.append(f"--lambda must be above 0 (got {self.initial_lambda})")
+        if not self.initial_lambda >= 0 or math.isinf(self.initial_lambda):
+            problems.append(f"--lambda must be 0 or more (got {self.initial_lambda}; 0 = no debiasing)")
         if self.window < 1:
             problems.append(f"--window must be at least 1 (got {self.window})")
         if not 0 < self.discount <= 1:
             problems.append(f"--discount must be in (0, 1] (got {self.discount})")
         if self.candidates < 2:
             problems.append(f"--candidates must be at least 2 (got {self.candidates})")
-        if self.lr <= 0:
+        if self.optimizer not in OPTIMIZERS:
+            problems.append(f"--optimizer must be one of {', '.join(OPTIMIZERS)} (got {self.optimizer!r})")
+        if self.lr is not None and not self.lr > 0:
             problems.append(f"--lr must be above 0 (got {self.lr})")
-        if self.kl_bound < 1:
-            problems.append(f"kl_bound must be at least 1 (times sigma; got {self.kl_bound})")
+        if self.kl_cap is not None and not self.kl_cap > 0:
+            problems.append(f"--kl-cap must be above 0 (times sigma; got {self.kl_cap})")
         if self.words_per_side < 1:
             problems.append(f"--words must be at least 1 (got {self.words_per_side})")
         if problems:
             raise PolibenchError("; ".join(problems))
 
 
-def adapt_lambda(lam: float, kl: float, sigma: float, bound: bool = False) -> float:
-    """Liu's (and Ziegler et al.'s) adaptive KL weight: double above 1.5 sigma, halve below sigma / 1.5. A token
-    whose calibration was held at the KL bound (``bound``: a step refused for crossing it) counts as above."""
-    if bound or kl > 1.5 * sigma:
-        return lam * 2.0
-    if kl < sigma / 1.5:
+def adapt_lambda(lam: float, kl: float, sigma: float, capped: bool = False) -> float:
+    """The paper's rule for the debias strength: halve lambda when the step's KL >= 2 sigma, double it when
+    KL <= sigma / 2, else keep it. A token held at polibench's KL cap (``capped``: a step refused for crossing
+    it) counts as above the threshold."""
+    if capped or kl >= HALVE_AT * sigma:
         return lam / 2.0
+    if kl <= DOUBLE_AT * sigma:
+        return lam * 2.0
     return lam
 
 
@@ -180,16 +214,28 @@ class CalibrationStats:
     tokens: int = 0
     kl_sum: float = 0.0
     lambda_sum: float = 0.0
-    kl_above_target: int = 0
-    held_at_bound: int = 0             # tokens where a step was refused for crossing the KL bound
+    kl_at_or_above_halving: int = 0    # tokens whose KL >= 2 sigma (lambda halves after them)
+    kl_at_or_below_doubling: int = 0   # tokens whose KL <= sigma / 2 (lambda doubles after them)
+    capped: int = 0                    # tokens where a step was refused for crossing polibench's KL cap
+    lambda_max: float = 0.0
     lambdas_final: list[float] = field(default_factory=list)
+
+    def add(self, kl: float, lam: float, capped: bool, sigma: float) -> None:
+        self.tokens += 1
+        self.kl_sum += kl
+        self.lambda_sum += lam
+        self.lambda_max = max(self.lambda_max, lam)
+        self.kl_at_or_above_halving += int(kl >= HALVE_AT * sigma)
+        self.kl_at_or_below_doubling += int(kl <= DOUBLE_AT * sigma)
+        self.capped += int(capped)
 
     def summary(self, sigma: float) -> dict:
         n = max(self.tokens, 1)
         return {"tokens": self.tokens, "mean_kl": round(self.kl_sum / n, 5),
-                "mean_lambda": round(self.lambda_sum / n, 4),
-                "share_kl_above_1.5_sigma": round(self.kl_above_target / n, 4),
-                "share_held_at_kl_bound": round(self.held_at_bound / n, 4), "sigma": sigma}
+                "mean_lambda": round(self.lambda_sum / n, 4), "max_lambda": round(self.lambda_max, 4),
+                "share_kl_at_or_above_2_sigma": round(self.kl_at_or_above_halving / n, 4),
+                "share_kl_at_or_below_half_sigma": round(self.kl_at_or_below_doubling / n, 4),
+                "share_held_at_kl_cap": round(self.capped / n, 4), "sigma": sigma}
 
 
 class LiuCalibratedBackend(ModelBackend):
@@ -209,7 +255,8 @@ class LiuCalibratedBackend(ModelBackend):
         if settings.mode == 1 and not corpus:
             raise PolibenchError("Mode 1 needs a partisan corpus")
         super().__init__(model, method="liu2022-algorithm1", **{k: v for k, v in asdict(settings).items()},
-                         sigma_used=settings.kl_target,
+                         sigma_used=settings.kl_target, lr_used=settings.step_size,
+                         safeguards=settings.safeguards(),
                          guidance=guidance.describe() if guidance is not None and settings.mode == 2 else None,
                          corpus=corpus_name if settings.mode == 1 else None)
         self.settings, self.guidance, self.batch_size, self.device = settings, guidance, int(batch_size), device
@@ -301,21 +348,20 @@ class LiuCalibratedBackend(ModelBackend):
         return total / weight.clamp(min=1e-12)
 
     def calibrate(self, hidden, lam, candidates=None, rewards=None):
-        """K SGD steps (backtracking on their length, within the KL bound) on the hidden-state perturbation;
-        per row: the calibrated log-probs, their KL to the model, and whether a step was refused for crossing the
-        bound."""
+        """Eq. 9 on each row's hidden state: K steps towards argmax lambda R - KL (Adam by default; polibench's
+        backtracking steps if asked), within polibench's KL cap if one is set. Per row: the calibrated log-probs,
+        their KL to the model's own, and whether a step was refused at the cap."""
         import torch
 
         s = self.settings
         hidden = hidden.detach().float()
         with torch.no_grad():
             base_logp = torch.log_softmax(self.head(hidden).float(), -1)
-        delta = torch.zeros_like(hidden, requires_grad=True)
-        step = s.lr * hidden.norm(dim=-1, keepdim=True)  # each row's step: lr times its hidden state's norm
-        lam_t = torch.tensor(lam, dtype=torch.float32)[:, None]
+        lam_t = torch.tensor(lam, dtype=torch.float32, device=hidden.device)
 
-        def objective(d):
-            logp = torch.log_softmax(self.head(hidden + d).float(), -1)
+        def objective(delta):
+            """Per row: log pi_Delta, KL(pi_Delta || pi_0), R(Delta)."""
+            logp = torch.log_softmax(self.head(hidden + delta).float(), -1)
             kl = (logp.exp() * (logp - base_logp)).sum(-1)
             if candidates is None:
                 reward = (logp.exp() * self.token_rewards).sum(-1)
@@ -323,34 +369,79 @@ class LiuCalibratedBackend(ModelBackend):
                 reward = (torch.softmax(logp.gather(-1, candidates), -1) * rewards).sum(-1)
             return logp, kl, reward
 
+        def loss_of(delta):
+            """Per row: -(lambda R - KL), the quantity the steps lower; rows are independent."""
+            _, kl, reward = objective(delta)
+            return -(lam_t * reward - kl), kl
+
+        limit = None if s.kl_cap is None else s.kl_cap * s.kl_target
+        capped = torch.zeros(hidden.shape[0], dtype=torch.bool, device=hidden.device)
+        # at lambda = 0 Eq. 9 is max -KL, whose maximiser is Delta = 0: those rows stay there (Adam would step on
+        # float32 rounding of the zero gradient, which it normalises to full-size steps)
+        moving = lam_t > 0
+        if s.optimizer == "adam":
+            delta = self._adam_steps(hidden, loss_of, limit, capped, moving)
+        else:
+            delta = self._backtracking_steps(hidden, loss_of, limit, capped, moving)
+        with torch.no_grad():
+            logp, kl, _ = objective(delta)
+        return logp, kl, capped
+
+    def _adam_steps(self, hidden, loss_of, limit, capped, moving):
+        """The paper's K steps of Adam (torch.optim.Adam) on Delta = rms(h_t) * u, u starting at 0. With a KL cap
+        (polibench's), a row whose step would cross it goes back to where it was and is marked in ``capped``."""
+        import torch
+
+        scale = hidden.pow(2).mean(-1, keepdim=True).sqrt()  # each row's rms: Adam's steps are in its units
+        u = torch.zeros_like(hidden, requires_grad=True)
+        optimiser = torch.optim.Adam([u], lr=self.settings.step_size)
+        for _ in range(self.settings.steps):
+            before = u.detach().clone()
+            optimiser.zero_grad()
+            with torch.enable_grad():
+                loss, _ = loss_of(scale * u)
+                loss.sum().backward()
+            u.grad.mul_(moving[:, None])  # type: ignore[union-attr]
+            optimiser.step()
+            if limit is not None:
+                with torch.no_grad():
+                    _, kl = loss_of(scale * u)
+                    over = kl > limit
+                    capped |= over
+                    u.copy_(torch.where(over[:, None], before, u))
+        return (scale * u).detach()
+
+    def _backtracking_steps(self, hidden, loss_of, limit, capped, moving):
+        """polibench's own optimiser: K normalised-gradient steps of ``lr`` x |h_t|, each taken only if it lowers
+        -(lambda R - KL) (and keeps the KL within the cap, if any); otherwise that row stays where it is and its
+        step length halves. A row where a step that would have raised the objective was refused at the cap is
+        marked in ``capped``."""
+        import torch
+
         def loss_and_grad(d):
             d = d.detach().requires_grad_(True)
             with torch.enable_grad():
-                _, kl, reward = objective(d)
-                loss = -reward + lam_t[:, 0] * kl  # per row; rows are independent
+                loss, kl = loss_of(d)
                 (grad,) = torch.autograd.grad(loss.sum(), d)
             return loss.detach(), grad, kl.detach()
 
-        limit = s.kl_bound * s.kl_target
-        bound = torch.zeros(hidden.shape[0], dtype=torch.bool, device=hidden.device)
-        if s.steps:
-            loss, grad, _ = loss_and_grad(delta)
-            for _ in range(s.steps):
-                direction = grad / grad.norm(dim=-1, keepdim=True).clamp(min=1e-12)
-                trial = delta.detach() - step * direction
-                trial_loss, trial_grad, trial_kl = loss_and_grad(trial)
-                too_far = trial_kl > limit
-                bound |= too_far & (trial_loss < loss)  # the objective wanted to go past the bound
-                # a step is taken only if it lowers -J + lambda KL and keeps the KL within the bound; otherwise
-                # that row stays where it is and its step length halves
-                better = ((trial_loss < loss) & ~too_far)[:, None]
-                delta = torch.where(better, trial, delta.detach())
-                loss = torch.where(better[:, 0], trial_loss, loss)
-                grad = torch.where(better, trial_grad, grad)
-                step = torch.where(better, step, step / 2)
-        with torch.no_grad():
-            logp, kl, _ = objective(delta.detach())
-        return logp, kl, bound
+        delta = torch.zeros_like(hidden)
+        step = self.settings.step_size * hidden.norm(dim=-1, keepdim=True)
+        if not self.settings.steps:
+            return delta
+        loss, grad, _ = loss_and_grad(delta)
+        for _ in range(self.settings.steps):
+            direction = grad / grad.norm(dim=-1, keepdim=True).clamp(min=1e-12)
+            trial = delta - step * direction
+            trial_loss, trial_grad, trial_kl = loss_and_grad(trial)
+            too_far = trial_kl > limit if limit is not None else torch.zeros_like(capped)
+            capped |= too_far & (trial_loss < loss) & moving  # the objective wanted to go past the cap
+            better = ((trial_loss < loss) & ~too_far & moving)[:, None]
+            delta = torch.where(better, trial, delta)
+            loss = torch.where(better[:, 0], trial_loss, loss)
+            grad = torch.where(better, trial_grad, grad)
+            step = torch.where(better, step, step / 2)
+        return delta
 
     def _generate_batch(self, prompts: list[Prompt], settings: GenerationSettings) -> list[Completion]:
         import torch
@@ -386,15 +477,11 @@ class LiuCalibratedBackend(ModelBackend):
                 with torch.no_grad():
                     candidates = self.head(hidden).float().topk(s.candidates, dim=-1).indices
                 rewards = self._rewards_mode2(generated, candidates, active)
-            logp, kl, bound = self.calibrate(hidden, lam, candidates, rewards)
+            logp, kl, capped = self.calibrate(hidden, lam, candidates, rewards)
             for b in range(batch):
                 if active[b]:
-                    self.stats.tokens += 1
-                    self.stats.kl_sum += float(kl[b])
-                    self.stats.lambda_sum += lam[b]
-                    self.stats.kl_above_target += int(float(kl[b]) > 1.5 * s.kl_target)
-                    self.stats.held_at_bound += int(bound[b])
-                    lam[b] = adapt_lambda(lam[b], float(kl[b]), s.kl_target, bool(bound[b]))
+                    self.stats.add(float(kl[b]), lam[b], bool(capped[b]), s.kl_target)
+                    lam[b] = adapt_lambda(lam[b], float(kl[b]), s.kl_target, bool(capped[b]))
             if settings.temperature == 0:
                 next_tokens = logp.argmax(-1)
             else:
@@ -458,12 +545,12 @@ class LiuCalibratedBackend(ModelBackend):
                     with torch.no_grad():
                         candidates = self.head(hidden).float().topk(self.settings.candidates, dim=-1).indices
                     rewards = self._rewards_mode2(generated, candidates, [True] * len(live))
-                logp, kl, bound = self.calibrate(hidden, [lam[b] for b in live], candidates, rewards)
+                logp, kl, capped = self.calibrate(hidden, [lam[b] for b in live], candidates, rewards)
                 targets = ids[live, t + 1]
                 total -= float(logp.gather(-1, targets[:, None]).sum())
                 count += len(live)
                 for i, b in enumerate(live):
-                    lam[b] = adapt_lambda(lam[b], float(kl[i]), self.settings.kl_target, bool(bound[i]))
+                    lam[b] = adapt_lambda(lam[b], float(kl[i]), self.settings.kl_target, bool(capped[i]))
         return math.exp(total / count) if count else float("nan")
 
     def close(self) -> None:

@@ -66,6 +66,8 @@ def test_base_option_default_is_the_tiny_gpt2_and_smollm2_is_the_embedded_gguf()
     with pytest.raises(SystemExit) as refused:
         parser.parse_args(["--base", "gpt2-medium"])
     assert refused.value.code == 2
+    assert parser.parse_args([]).lambdas == [0.6]  # the paper's lambda_0; its sweep, one row per value:
+    assert parser.parse_args(["--lambdas", "0.1,0.3,0.5,0.7,0.9"]).lambdas == [0.1, 0.3, 0.5, 0.7, 0.9]
     assert set(module.PLANT_LR) == set(module.BASES)
     assert module.PLANT_LR["smollm2"] < module.PLANT_LR["tiny-gpt2"]
     gguf = embedded_gguf_path()
