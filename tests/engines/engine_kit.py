@@ -9,6 +9,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -114,6 +115,11 @@ class KilledRun:
                                             start_new_session=True)  # its own process group (wait_killed)
         self.cached_at_kill: Optional[int] = None
         self.orphans: list[str] = []
+        self.problem: Optional[str] = None
+        # The watch runs beside whatever the test session does meanwhile (the session's own engine starts in the
+        # main thread for minutes): a run that finished its requests while nobody looked was never killed.
+        self.watch = threading.Thread(target=self._kill_after_first_chunk, daemon=True)
+        self.watch.start()
 
     def cached(self) -> int:
         import sqlite3
@@ -125,8 +131,9 @@ class KilledRun:
         except sqlite3.Error:
             return 0
 
-    def wait_killed(self, total: int) -> int:
-        """Kill the run once at least one chunk and fewer than ``total`` responses are cached; how many were.
+    def _kill_after_first_chunk(self) -> None:
+        """Kill the run once at least one chunk is cached (see :meth:`wait_killed`); a run that ends first or caches
+        nothing in time is recorded in :attr:`problem`.
 
         SIGKILL goes to polibench's process first, as ``kill -9 PID`` sends it; vLLM's engine processes (engine core
         and worker) outlive it: they are orphaned, still holding their memory (on a GPU, the GPU's), which
@@ -134,12 +141,14 @@ class KilledRun:
         import psutil
 
         started = time.monotonic()
-        while self.cached_at_kill is None:
+        while True:
             if self.process.poll() is not None:
-                pytest.fail(f"the run ended ({self.process.returncode}) before it could be killed "
-                            f"({self.cached()} responses cached):\n{log_tail(self.log)}")
+                self.problem = (f"the run ended ({self.process.returncode}) before it could be killed "
+                                f"({self.cached()} responses cached):\n{log_tail(self.log)}")
+                return
             if time.monotonic() - started > START_TIMEOUT:
-                pytest.fail(f"the run cached nothing within {START_TIMEOUT} s:\n{log_tail(self.log)}")
+                self.problem = f"the run cached nothing within {START_TIMEOUT} s:\n{log_tail(self.log)}"
+                return
             if self.cached() >= self.CHUNK:
                 children = psutil.Process(self.process.pid).children(recursive=True)
                 self.process.kill()  # SIGKILL: no handler runs
@@ -150,12 +159,17 @@ class KilledRun:
                 with contextlib.suppress(ProcessLookupError):
                     os.killpg(self.process.pid, signal.SIGKILL)
                 psutil.wait_procs(alive, timeout=30)
-            else:
-                time.sleep(0.2)
+                return
+            time.sleep(0.2)
+
+    def wait_killed(self, total: int) -> int:
+        """How many responses were cached when the run was killed: at least one chunk and fewer than ``total``."""
+        self.watch.join(START_TIMEOUT + 120)
+        if self.problem is not None:
+            pytest.fail(self.problem)
+        assert self.cached_at_kill is not None, "the watch on the killed run did not end"
         assert self.CHUNK <= self.cached_at_kill < total
         return self.cached_at_kill
-
-
 
 
 class Relay:

@@ -199,8 +199,10 @@ def test_close_ends_the_engine_and_a_scorer_then_runs_in_this_process(engine, tm
     from tiny_scorers import tiny_nli
 
     # vLLM names its processes; Python's multiprocessing resource tracker (a child of this process for its whole
-    # life once anything was spawned) is not the engine's
-    processes = [p for p in psutil.Process().children(recursive=True) if p.name().startswith("VLLM::")]
+    # life once anything was spawned) is not the engine's, nor are the OpenAI server's engine processes (children
+    # of the server's process, which the session stops at its end): this engine's core is a child of this process
+    cores = [p for p in psutil.Process().children() if p.name().startswith("VLLM::")]
+    processes = cores + [p for core in cores for p in core.children(recursive=True) if p.name().startswith("VLLM::")]
     assert {p.name() for p in processes} >= {"VLLM::EngineCore", "VLLM::Worker"}
     nli = tiny_nli(tmp_path / "nli")
     task = short_copy(tmp_path / "tasks", "pct.yaml", "pct")  # 24 new tokens: within the tiny model's 256 positions
