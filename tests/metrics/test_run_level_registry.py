@@ -20,7 +20,8 @@ from polibench.taskspec.loader import load_registry
 
 
 def test_a_document_without_run_metrics_reads_as_the_empty_blocks_of_the_old_layout():
-    assert list(registered_run_metrics())[:5] == ["channels", "logprob", "order", "controls", "answering"]
+    assert list(registered_run_metrics())[:6] == ["channels", "logprob", "order", "controls", "language_effect",
+                                                  "answering"]
     assert RunMetrics.model_validate({}).model_dump(mode="json") == {"channels": [], "logprob": [], "order": [],
                                                                      "controls": {}, "language_effect": [],
                                                                      "answering": []}

@@ -55,7 +55,7 @@ def test_a_bootstrap_bound_of_one_extreme_answered_statement_stays_on_the_scale(
     high[item] = WEIGHTS[item][0][answers[item]]
     raw = 0.38 + (weights @ high) / 8
     assert np.percentile(raw, 97.5) > HIGH  # unclamped, the bound is off the scale
-    found = axis_positions(answers, positions, WEIGHTS, weights)
+    found = axis_positions(answers, positions, WEIGHTS, weights, strata)
     assert found["ci"]["economic"][1] == HIGH and on_scale(found["ci"]["economic"][0])
     assert on_scale(found["economic"])
 
@@ -66,7 +66,7 @@ def test_a_bootstrap_bound_of_one_extreme_answered_statement_stays_on_the_scale(
 def test_every_answer_sheet_gives_points_and_bounds_on_the_scale(answers, seed):
     positions = list(range(len(WEIGHTS)))
     strata = np.array([0 if any(e) else 1 for e, _ in WEIGHTS])
-    found = axis_positions(answers, positions, WEIGHTS, resample_weights(strata, 200, seed))
+    found = axis_positions(answers, positions, WEIGHTS, resample_weights(strata, 200, seed), strata)
     for axis in ("economic", "social"):
         assert on_scale(found[axis])
         assert found["ci"][axis] is None or all(on_scale(v) for v in found["ci"][axis])
