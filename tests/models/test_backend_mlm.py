@@ -114,4 +114,5 @@ def test_pct_mlm_task_end_to_end(agreeing_model, tmp_path, tmp_path_factory):
     assert main(["run", "--backend", "mlm", "--model", str(leaning_no), "--tasks", "pct-mlm", "--limit", "1",
                  "--output", str(out2), "--no-progress"]) == 0
     answers2 = json.loads((out2 / "results.json").read_text())["results"]["pct-mlm"]["pct"]["answers"]
-    assert list(answers2.values())[0] == "disagree"  # 0.62 vs 0.38: under the 0.3 margin
+    (asked,) = read_samples(out2 / "samples.jsonl")  # the statement --limit 1 picked
+    assert answers2[asked.item_id] == "disagree"  # 0.62 vs 0.38: under the 0.3 margin

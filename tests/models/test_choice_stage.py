@@ -34,7 +34,7 @@ def test_run_stores_the_backends_log_probabilities_and_score_check_recomputes(tm
     assert results["coverage"]["responses_kept"] == 20
     assert main(["score", str(out), "--check"]) == 0
     report = (out / "report.md").read_text()
-    assert "Log-probability channel" in report and "| pct-01 |" in report
+    assert "Log-probability channel" in report and f"| {samples[0].item_id} |" in report  # a statement --limit asked
     assert "| rottger-forced → rottger-logprob |" in report  # the channel comparison
     assert main(["compare", str(out), "--channels", "rottger-forced,rottger-logprob", "--json",
                  str(tmp_path / "c.json")]) == 0

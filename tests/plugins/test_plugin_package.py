@@ -214,6 +214,8 @@ def test_a_plugin_package_is_listed_runs_and_reaches_the_report_and_the_site(plu
     page = next((site / "models").glob("*.html")).read_text()
     assert "Plugin agree share (disagrees − / agrees +)" in page and f"{expected:+.2f}" in page
     assert entry["tasks"][0]["details"]["plugin_agree"] == {"kept_agree": expected}  # its board's details
+    # The plugin's task gives no compass position, so since issue 38's redesign its row is not in the compass tab's
+    # table (which lists the chosen task's points): the index names the model, folded, under the models that are
+    # not on the compass, and the model's page (above) carries the board's column with its value.
     index = (site / "index.html").read_text()
-    assert "the plugin&#x27;s agree share\">Plugin agree</th>" in index  # its board's column, with the value
-    assert f'data-value="{expected:.6f}">{expected:+.2f}<span class="ci">' in index.split('<tr data-row="0"')[1]
+    assert 'data-model="canned"' in index.split("Not on the compass")[1]
