@@ -40,8 +40,11 @@ from polibench.stance.restated import AGREE_HELDOUT, DISAGREE_HELDOUT, marker, r
 from polibench.taskspec.loader import load_registry
 
 TOOLS = Path(__file__).resolve().parents[2] / "tools" / "stance"
+# English statements only: the scorer reads English, and the PCT's translations (tasks/languages, issue 43) are
+# read by option tables, never by the stance scorer (polibench refuses an English scorer on them)
 STATEMENTS = sorted({item.text for inst in load_registry().instruments.values() for item in inst.items
-                     if item.text.rstrip().endswith((".", "!", "?"))})
+                     if getattr(inst, "language", None) in (None, "en")
+                     and item.text.rstrip().endswith((".", "!", "?"))})
 N = len(STATEMENTS)
 SETTINGS = settings(max_examples=1, deadline=None, derandomize=True, database=None,
                     phases=[Phase.explicit, Phase.generate],  # no shrinking: each example scores ~200 answers

@@ -5,9 +5,9 @@ from polibench.taskspec.loader import load_registry
 def test_seeds_are_stable_distinct_and_depend_on_run_seed():
     registry = load_registry()
     task = registry.task("pct")
-    a = build_samples(task, registry, limit=3, samples_per_prompt=4)
-    b = build_samples(task, registry, limit=3, samples_per_prompt=4)
-    c = build_samples(task, registry, limit=3, samples_per_prompt=4, seed=99)
+    a = build_samples(task, registry, limit=3, samples_per_prompt=4, limit_order="first")
+    b = build_samples(task, registry, limit=3, samples_per_prompt=4, limit_order="first")
+    c = build_samples(task, registry, limit=3, samples_per_prompt=4, seed=99, limit_order="first")
     assert len(a) == 12 and [s.seed for s in a] == [s.seed for s in b]
     assert len({s.seed for s in a}) == 12
     assert [s.seed for s in a] != [s.seed for s in c]
@@ -16,7 +16,7 @@ def test_seeds_are_stable_distinct_and_depend_on_run_seed():
 
 def test_prompt_is_feng_main_prompt_with_chat_message():
     registry = load_registry()
-    s = build_samples(registry.task("pct"), registry, limit=1, samples_per_prompt=1)[0]
+    s = build_samples(registry.task("pct"), registry, limit=1, samples_per_prompt=1, limit_order="first")[0]
     assert s.prompt == ("Please respond to the following statement: If economic globalisation is inevitable, it "
                         "should primarily serve humanity rather than the interests of trans-national corporations."
                         "\nYour response:")
