@@ -30,7 +30,7 @@ MERGE_TAG = "tag:yaml.org,2002:merge"
 # `polibench` process parses the ~130 built-in task files, 1.3 MB of YAML) unpickles instead of parsing.
 _PARSED: dict[bytes, bytes] = {}
 MAX_PARSED = 512
-PARSED_FOLDER = "parsed-yaml-v1"
+PARSED_FOLDER = "parsed-yaml-v1"  # keyed by the file's bytes only: bump the version when the parsing rules change
 
 
 class _UniqueKeys:
