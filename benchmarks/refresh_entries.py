@@ -38,7 +38,7 @@ from polibench.results.recompute import recompute, recompute_run_metrics
 from polibench.taskspec.loader import load_registry
 
 
-def refresh(path: Path, scorers: "Scorers | None" = None) -> bool:
+def refresh(path: Path, scorers: Scorers | None = None) -> bool:
     """Recompute one entry in place (re-reading its responses with ``scorers`` first when given); False when its
     files are not shipped."""
     entry = load_entry(path)
@@ -109,7 +109,8 @@ def main(argv: list[str] | None = None) -> int:
         for path in paths:
             scorers = None
             if args.reread:
-                recorded = migrate(parse_json(read_artifact(path.parent, load_entry(path).results), "results"), "results")
+                results = read_artifact(path.parent, load_entry(path).results)
+                recorded = migrate(parse_json(results, "results"), "results")
                 scorers = Scorers({name: block.get("scorer") or "embedded" for name, block in recorded.scoring.items()})
                 if args.smoke:
                     _keep_first_read(path, 40)

@@ -180,11 +180,9 @@ def _issue_eval(args: argparse.Namespace, scorer_args: dict) -> int:
 
 
 def default_command(args: argparse.Namespace) -> int:
-    from polibench.stance.embedded import ensure_default_checkpoint
-    from polibench.stance.train import read_metadata
-
     from polibench.scoring.fingerprint import Reading, describe
-    from polibench.stance.embedded import EmbeddedStanceScorer
+    from polibench.stance.embedded import EmbeddedStanceScorer, ensure_default_checkpoint
+    from polibench.stance.train import read_metadata
 
     path = ensure_default_checkpoint(show_progress=not args.no_progress)
     meta = read_metadata(path)

@@ -342,7 +342,8 @@ def index_page(entries: list[Entry], generated: str, fairness: str = "", verifie
         compass_caption=compass_caption(),
         n_rows=len(rows), table_head=table_head(columns), rows=body, legend=legend(rows),
         shape_legend=shape_legend(rows), not_on_compass=not_on_compass(entries),
-        banner=("" if verified else UNVERIFIED) + scorers_banner(entries), fairness=fairness, metric_tab_links=tab_links,
+        banner=("" if verified else UNVERIFIED) + scorers_banner(entries), fairness=fairness,
+        metric_tab_links=tab_links,
         metric_tabs=tab_panels, run_tab_links=run_tab_links, run_tabs=run_tab_panels,
         entries_tab_links=entries_tab_links, entries_tabs=entries_tab_panels,
         data=script_json([point_data(i, e, t, c) for i, (e, t, c) in enumerate(rows)]))

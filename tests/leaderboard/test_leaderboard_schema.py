@@ -163,7 +163,7 @@ def test_a_version_2_entry_reads_as_version_3_without_fingerprints(tmp_path):
     assert load_entry(_written(tmp_path, fingerprinted)).tasks[0].scorer_fingerprint.weights == "0123456789abcdef"
 
 
-def _written(tmp_path, data) -> "Path":
+def _written(tmp_path, data):
     path = tmp_path / "m__pct.json"
     path.write_text(json.dumps(data))
     return path

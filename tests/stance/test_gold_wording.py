@@ -61,7 +61,8 @@ def row(rid, statement, response, sid="extra-90"):
     ("So yes, I agree.", "So yes, I agree.", "response"),  # a verbatim duplicate
     ("Fine by me. Ultimately, it depends on the context and on one's values.",
      "Hard to say. Ultimately, it depends on the context and on one's values.", "sentence"),  # a shared sentence
-    (f"I firmly believe that {A[:1].lower() + A[1:-1]}.", f"I firmly believe that {B[:1].lower() + B[1:-1]}, since it helps.",
+    (f"I firmly believe that {A[:1].lower() + A[1:-1]}.",
+     f"I firmly believe that {B[:1].lower() + B[1:-1]}, since it helps.",
      "frame"),  # one marker frame around two statements
     ("I'd give it a 4.", "I'd give it a 2.", "sentence"),  # one Likert template, numbers aside
 ])
