@@ -17,7 +17,6 @@ output is reproducible: python build_gold.py [--round3] [--out DIR]
 from __future__ import annotations
 
 import argparse
-import collections
 import json
 import pathlib
 import random
