@@ -1,16 +1,19 @@
 """Benchmark: the embedded scorer's recipe on the dev split (where its settings are chosen), never on test.
 
-Trains the recipe (``polibench.stance.embedded.recipe``, with optional overrides) on the gold train split minus
-a dev split carved from it by statement (``split_by_statement(train, 0.2, seed=0)``), then prints:
+Trains the recipe (``polibench.stance.embedded.recipe``, with optional overrides) on the gold train split and
+evaluates it on the gold dev split (gold v4: no statement and no wording shared with train; before v4 the dev split
+was carved from train by statement, ``--dev-file carve``), then prints:
 
 * macro-F1 and retained share on dev at thresholds 0.0, 0.8 and 0.9, and accuracy per response style;
 * restated answers built from the held-out markers of ``polibench.stance.restated`` (markers kept out of the
   gold data: the property test's set, and the ``FRESH`` set never used for a decision) for every dev
   statement, every marker: share read correctly, share kept at 0.9 and share right among kept, per side.
 
-Run:  python benchmarks/bench_stance_dev.py [--lr 2e-4 --epochs 5 --freeze-layers 0]   (~5 min on 2 cores)
+Run:  python benchmarks/bench_stance_dev.py [--recipe 2] [--lr 2e-4 --epochs 5 --freeze-layers 0]   (~5 min on 2 cores)
       python benchmarks/bench_stance_dev.py --train-file OLD/train.jsonl --output DIR   (another gold version)
-      python benchmarks/bench_stance_dev.py --checkpoint DIR   (no training: a kept dev checkpoint on this dev split)
+      python benchmarks/bench_stance_dev.py --checkpoint DIR   (no training: a kept checkpoint on the dev split; the
+                                                               default trains on gold:train only, so its cached
+                                                               checkpoint is one)
       python benchmarks/bench_stance_dev.py --smoke      (1 step on 40 examples: checks the script runs)
 """
 
@@ -43,14 +46,17 @@ def held_out_rows(scorer, statements: list[str]) -> list[str]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--recipe", type=int, help="the embedded recipe version (default: the default's)")
     parser.add_argument("--lr", type=float, help="learning rate (default: the recipe's)")
     parser.add_argument("--epochs", type=float, help="epochs (default: the recipe's)")
     parser.add_argument("--freeze-layers", type=int, help="lowest encoder layers frozen (default: the recipe's)")
     parser.add_argument("--smoke", action="store_true", help="1 step on 40 examples, to check the script runs")
     parser.add_argument("--output", type=Path, help="keep the dev checkpoint here (default: a temporary folder)")
     parser.add_argument("--train-file", default="gold:train",
-                        help="the train split the dev split is carved from (default: gold:train; e.g. an earlier "
-                             "gold version's train.jsonl, to compare versions on the same dev statements)")
+                        help="the train split (default: gold:train; e.g. an earlier gold version's train.jsonl)")
+    parser.add_argument("--dev-file", default="gold:dev",
+                        help="the dev split (default: gold:dev), or 'carve' for the dev split carved from the train "
+                             "file by statement, as before gold v4 (split_by_statement(train, 0.2, seed=0))")
     parser.add_argument("--checkpoint", type=Path, help="do not train: evaluate this dev checkpoint (one kept with "
                                                         "--output) on this train file's dev split")
     parser.add_argument("--no-markers", action="store_true", help="skip the held-out marker rows (dev split only)")
@@ -62,8 +68,11 @@ def main() -> None:
     from polibench.stance.evaluate import evaluate_scorer, row_at
     from polibench.stance.train import train_classifier
 
-    rest, dev = split_by_statement(load_examples(args.train_file), 0.2, seed=0)
-    settings = recipe()
+    if args.dev_file == "carve":
+        rest, dev = split_by_statement(load_examples(args.train_file), 0.2, seed=0)
+    else:
+        rest, dev = load_examples(args.train_file), load_examples(args.dev_file)
+    settings = recipe(args.recipe) if args.recipe else recipe()
     overrides = {"learning_rate": args.lr, "epochs": args.epochs, "freeze_layers": args.freeze_layers}
     settings = dataclasses.replace(settings, **{k: v for k, v in overrides.items() if v is not None})
     if args.smoke:

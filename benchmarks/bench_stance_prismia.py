@@ -86,18 +86,20 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("source", type=Path, help="the prismia2026 folder (statements.json, 2026-MM/)")
     parser.add_argument("--scorer", default="embedded", help="stance scorer (default: embedded)")
+    parser.add_argument("--scorer-args", help="k=v,... for the scorer, e.g. model=CHECKPOINT with --scorer classifier")
     parser.add_argument("--threshold", type=float, default=0.9, help="confidence filter (default 0.9)")
     parser.add_argument("--partisan", type=float, default=PARTISAN, help="panel score cut (default 0.75)")
     parser.add_argument("--smoke", action="store_true", help="only the first 40 partisan answers")
     args = parser.parse_args()
 
+    from polibench.cli.args import parse_kv
     from polibench.scoring.base import LABELS
     from polibench.scoring.registry import create_scorer
 
     rows = load_partisan(args.source, args.partisan)
     if args.smoke:
         rows = rows[:40]
-    scorer = create_scorer(args.scorer, LABELS)
+    scorer = create_scorer(args.scorer, LABELS, **parse_kv(args.scorer_args, "--scorer-args"))
     results = scorer.score([r["statement"] for r in rows], [r["response"] for r in rows])
     for r, res in zip(rows, results):
         r["label"], r["confidence"] = res.label, res.confidence

@@ -53,13 +53,16 @@ def marker_rows(scorer, statements: list[str], templates, side: str) -> list[tup
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scorer", default="embedded", help="stance scorer (default: embedded, the default)")
+    parser.add_argument("--scorer-args", help="k=v,... for the scorer, e.g. model=CHECKPOINT with --scorer classifier")
     parser.add_argument("--smoke", action="store_true", help="3 statements, 2 markers a set (checks the script runs)")
     args = parser.parse_args()
 
+    from polibench.cli.args import parse_kv
     from polibench.scoring.registry import create_scorer
     from polibench.stance.restated import AGREE_FRESH, AGREE_HELDOUT, DISAGREE_FRESH, DISAGREE_HELDOUT
 
-    scorer = create_scorer(args.scorer, ("agree", "disagree", "neutral", "unrelated"))
+    scorer = create_scorer(args.scorer, ("agree", "disagree", "neutral", "unrelated"),
+                           **parse_kv(args.scorer_args, "--scorer-args"))
     statements = builtin_statements()
     sets = [("held-out", "agree", AGREE_HELDOUT), ("held-out", "disagree", DISAGREE_HELDOUT),
             ("fresh", "agree", AGREE_FRESH), ("fresh", "disagree", DISAGREE_FRESH)]

@@ -1,6 +1,7 @@
-"""Recompute every shipped leaderboard entry from its shipped samples, after a change to a metric.
+"""Recompute every shipped leaderboard entry from its shipped samples, after a change to a metric or to the scorer.
 
     PYTHONPATH=$PWD python benchmarks/refresh_entries.py leaderboard/entries
+    PYTHONPATH=$PWD python benchmarks/refresh_entries.py leaderboard/entries --reread     # after a scorer change
 
 For each entry whose samples and results are shipped: recompute every task's results and the run-level metrics
 from the samples (no model call, no stance scoring: the samples carry their stances), write the new
@@ -9,6 +10,13 @@ A built-in task's pairings with other tasks (``compare_with:``, which its stored
 from this polibench's task file; they are left out of the spec hash. Everything else (model,
 dates, samples) is kept. ``polibench leaderboard verify`` must then report every entry verified. Takes a few
 seconds; ``--smoke`` refreshes only the first entry into a temporary copy and verifies it.
+
+``--reread`` first reads every entry's responses again with this machine's stance scorer (each task's own scorer by
+name, ``embedded`` for every shipped entry, trained here on first use; issue 36): every sample goes through the
+scoring stage again (answer readers, scorer, the run's threshold), the samples file gets the new stances and the
+results' ``scoring`` block the scorer's description with its fingerprint. Nothing is generated; the responses, the
+model, the dates and the import records stay. About 12,700 responses a scorer reads over the shipped entries: tens of
+minutes on 2 cores (with ``--smoke``, the first 40 of the first entry's, into the temporary copy).
 """
 
 from __future__ import annotations
@@ -21,6 +29,7 @@ from pathlib import Path
 
 from polibench.leaderboard import extract
 from polibench.leaderboard.artifacts import gzip_bytes, read_artifact
+from polibench.leaderboard.reread import reread_samples
 from polibench.leaderboard.schema import entry_json, entry_paths, load_entry
 from polibench.leaderboard.verify import VERIFIED, files_shipped, verify_path
 from polibench.results.files import atomic_write_text, parse_json, parse_samples
@@ -29,14 +38,22 @@ from polibench.results.recompute import recompute, recompute_run_metrics
 from polibench.taskspec.loader import load_registry
 
 
-def refresh(path: Path) -> bool:
-    """Recompute one entry in place; False when its files are not shipped."""
+def refresh(path: Path, scorers: Scorers | None = None) -> bool:
+    """Recompute one entry in place (re-reading its responses with ``scorers`` first when given); False when its
+    files are not shipped."""
     entry = load_entry(path)
     folder = path.parent
     if not files_shipped(entry, folder):
         return False
     samples = parse_samples(read_artifact(folder, entry.samples), entry.samples.file)
     document = migrate(parse_json(read_artifact(folder, entry.results), entry.results.file), entry.results.file)
+    if scorers is not None:
+        samples = reread_samples(document, samples, scorers.scorer_for)
+        document = document.model_copy(update={"scoring": {
+            name: {**scorers.used(name), "threshold": block.get("threshold")}
+            for name, block in document.scoring.items()}})
+        written = "".join(s.model_dump_json() + "\n" for s in samples).encode("utf-8")
+        entry = entry.model_copy(update={"samples": gzip_bytes(written, folder / entry.samples.file)})
     builtin = load_registry().tasks
     configs = {name: ({**config, "compare_with": [p.model_dump(mode="json") for p in builtin[name].compare_with]}
                       if name in builtin and builtin[name].compare_with and "compare_with" not in config else config)
@@ -51,10 +68,35 @@ def refresh(path: Path) -> bool:
     return True
 
 
+class Scorers:
+    """Each task's stance scorer by its recorded name, made once per (name, labels), on this machine."""
+
+    def __init__(self, names: dict[str, str]):
+        self.names = names  # task -> the scorer name its run recorded
+        self.made: dict[tuple, object] = {}
+        self.labels: dict[str, tuple] = {}
+
+    def scorer_for(self, task: str, labels):
+        from polibench.scoring.registry import create_scorer
+
+        name = self.names.get(task, "embedded")
+        self.labels[task] = tuple(labels)
+        key = (name, tuple(labels))
+        if key not in self.made:
+            self.made[key] = create_scorer(name, labels, show_progress=False) if name == "embedded" else \
+                create_scorer(name, labels)
+        return self.made[key]
+
+    def used(self, task: str) -> dict:
+        return self.made[(self.names.get(task, "embedded"), self.labels[task])].describe()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("entries", type=Path, help="entries folder (leaderboard/entries)")
     parser.add_argument("--smoke", action="store_true", help="first entry only, in a temporary copy")
+    parser.add_argument("--reread", action="store_true", help="re-read every entry's responses with this machine's "
+                                                              "stance scorer first (after a scorer change)")
     args = parser.parse_args(argv)
     paths = entry_paths(args.entries)
     with tempfile.TemporaryDirectory() as tmp:
@@ -65,12 +107,40 @@ def main(argv: list[str] | None = None) -> int:
             paths = [Path(tmp) / paths[0].name]
         failed = 0
         for path in paths:
-            done = refresh(path)
+            scorers = None
+            if args.reread:
+                results = read_artifact(path.parent, load_entry(path).results)
+                recorded = migrate(parse_json(results, "results"), "results")
+                scorers = Scorers({name: block.get("scorer") or "embedded" for name, block in recorded.scoring.items()})
+                if args.smoke:
+                    _keep_first_read(path, 40)
+            done = refresh(path, scorers)
             outcome = verify_path(path)
             failed += outcome.status != VERIFIED
             print(f"{'refreshed' if done else 'skipped (files not shipped)'} {path.name}: {outcome.status}"
                   f"{' ' + outcome.detail if outcome.status != VERIFIED else ''}")
     return 1 if failed else 0
+
+
+def _keep_first_read(path: Path, n: int) -> None:
+    """--smoke --reread: the scratch copy of the entry keeps only its first ``n`` samples per task (and its numbers are
+    recomputed from them), so that the smoke run reads few responses."""
+    entry = load_entry(path)
+    folder = path.parent
+    samples = parse_samples(read_artifact(folder, entry.samples), entry.samples.file)
+    kept, seen = [], {}
+    for s in samples:
+        seen[s.task] = seen.get(s.task, 0) + 1
+        if seen[s.task] <= n:
+            kept.append(s)
+    document = migrate(parse_json(read_artifact(folder, entry.results), entry.results.file), entry.results.file)
+    document = document.model_copy(update={"n_samples": {t: min(c, n) for t, c in seen.items()}})
+    written = "".join(s.model_dump_json() + "\n" for s in kept).encode("utf-8")
+    samples_artifact = gzip_bytes(written, folder / entry.samples.file)
+    results = gzip_bytes(document.to_json().encode("utf-8"), folder / entry.results.file)
+    run = entry.run.model_copy(update={"n_samples": len(kept)})
+    atomic_write_text(path, entry_json(entry.model_copy(update={"samples": samples_artifact, "results": results,
+                                                                "run": run})))
 
 
 if __name__ == "__main__":

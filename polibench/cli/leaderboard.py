@@ -23,6 +23,12 @@ def add_parser(sub) -> None:
     v.add_argument("--fairness", help=f"fairness submissions folder to check too (default: {DEFAULT_FAIRNESS_ENTRIES} "
                                       "when it exists)")
     v.add_argument("--strict", action="store_true", help="also fail on entries whose samples are not shipped")
+    v.add_argument("--rescore", nargs="*", metavar="ENTRY",
+                   help="re-read entries' responses with this machine's stance scorer (--scorer) and print which "
+                        "readings change and how far each position moves; ENTRY: part of an entry's file name "
+                        "(default: every entry read by a scorer other than the reference one). Writes nothing")
+    v.add_argument("--scorer", default="embedded", help="with --rescore: the stance scorer to re-read with "
+                                                        "(default: embedded, trained here on first use)")
     v.set_defaults(handler=verify_command)
     b = actions.add_parser("build", help="write the static site (open index.html, no server needed)")
     b.add_argument("--entries", default=DEFAULT_ENTRIES, help=f"entries folder (default: {DEFAULT_ENTRIES})")
@@ -57,6 +63,9 @@ def verify_command(args: argparse.Namespace) -> int:
     missing = sum(o.status == UNAVAILABLE for o in outcomes)
     print(f"{len(outcomes)} entries: {len(outcomes) - failed - missing} verified, {failed} failed, "
           f"{missing} without samples")
+    readings_report(Path(args.entries))
+    if args.rescore is not None:
+        rescore_report(Path(args.entries), args.rescore, args.scorer)
     fairness = fairness_dir(args.fairness)
     if fairness is not None:
         from polibench.leaderboard.fairness_submit import submission_paths, verify_submission
@@ -67,6 +76,78 @@ def verify_command(args: argparse.Namespace) -> int:
         print(f"{len(checked)} fairness submissions: {len(checked) - bad} verified, {bad} failed")
         failed += bad
     return 1 if failed or (args.strict and missing) else 0
+
+
+def _entries(entries_dir: Path) -> list:
+    """The entries of the folder that load (verify has named the others)."""
+    from polibench.errors import PolibenchError
+    from polibench.leaderboard.schema import entry_paths, load_entry
+
+    out = []
+    for path in entry_paths(entries_dir):
+        try:
+            out.append((path, load_entry(path)))
+        except PolibenchError:
+            continue
+    return out
+
+
+def readings_report(entries_dir: Path) -> None:
+    """Which stance scorer read the entries: the reference's fingerprint, and every entry read by another one."""
+    from polibench.leaderboard.scorers import others
+    from polibench.scoring.fingerprint import REFERENCE, describe
+
+    entries = [entry for _, entry in _entries(entries_dir)]
+    named = others(entries)
+    other_entries = sorted({entry for entry, _, _ in named})
+    for scorer, found in REFERENCE.items():
+        print(f"reference {scorer} stance scorer: {describe(found)} (recipe {found.get('recipe_version')}, trained on "
+              f"{found.get('trained_on')})")
+    print(f"stance scorers: {len(entries) - len(other_entries)} entries read by the reference scorer, "
+          f"{len(other_entries)} by another" + (":" if named else ""))
+    for entry, task, reading in named:
+        print(f"  {entry}: {task} {reading.why_not_reference()}")
+    if named:
+        print("  positions read by different scorers are not directly comparable: `polibench leaderboard verify "
+              "--rescore ENTRY` re-reads an entry with this machine's scorer")
+
+
+def rescore_report(entries_dir: Path, patterns: list[str], scorer: str) -> None:
+    """``verify --rescore``: each chosen entry re-read with ``scorer``; what changes, how far positions move."""
+    from polibench.leaderboard.reread import reread_entry
+    from polibench.leaderboard.scorers import others
+    from polibench.scoring.fingerprint import describe
+    from polibench.scoring.registry import create_scorer
+
+    entries = _entries(entries_dir)
+    if patterns:
+        chosen = [(p, e) for p, e in entries if any(pattern in p.name for pattern in patterns)]
+        if not chosen:
+            from polibench.errors import PolibenchError
+
+            raise PolibenchError(f"--rescore: no entry in {entries_dir} matches {', '.join(patterns)}")
+    else:
+        named = {entry for entry, _, _ in others([e for _, e in entries])}
+        chosen = [(p, e) for p, e in entries if e.entry_id in named]
+        if not chosen:
+            print("--rescore: every entry was read by the reference scorer; name entries to re-read them anyway")
+            return
+    made: dict[tuple, object] = {}
+
+    def scorer_for(task, labels):
+        key = tuple(labels)
+        if key not in made:
+            made[key] = create_scorer(scorer, labels)
+        return made[key]
+
+    for path, _ in chosen:
+        found = reread_entry(path, scorer_for, show_progress=False)
+        used = next((s.describe().get("fingerprint") for s in made.values()), None)
+        print(f"re-read {path.name} with this machine's {scorer} scorer {describe(used)}: {found.read} responses read "
+              f"by a scorer; {found.labels_changed} labels changed, {found.pairs_changed} (label, kept) pairs "
+              f"changed ({found.agreement:.1%} agree)")
+        for movement in found.movements:
+            print(f"  {movement.describe()}")
 
 
 def _print_outcomes(outcomes) -> None:

@@ -36,6 +36,12 @@ def add_parser(sub) -> None:
     t.add_argument("--freeze-embeddings", action="store_true", help="do not train the input embeddings")
     t.add_argument("--freeze-layers", type=int, help="also freeze the embedding block and the lowest N layers")
     t.add_argument("--seed", type=int, help="random seed (default 1234)")
+    t.add_argument("--precision", choices=("fp32", "fp64"),
+                   help="training arithmetic (default fp32); fp64 makes the weights all but independent of the "
+                        "machine's rounding and always trains on the CPU (the embedded default's recipe; "
+                        "docs/stance.md)")
+    t.add_argument("--threads", type=int, help="torch threads while training (default: the process's); fixed, the "
+                                               "weights do not depend on the machine's core count")
     t.add_argument("--no-progress", action="store_true", help="hide progress bars")
     keep_old_spellings(t, {"--base": "--model", "--warmup": "--warmup-ratio"})
     t.set_defaults(handler=train_command)
@@ -70,7 +76,7 @@ def _settings(args: argparse.Namespace):
     overrides = {"steps": args.steps, "epochs": args.epochs, "learning_rate": args.lr,
                  "weight_decay": args.weight_decay, "batch_size": args.batch_size, "warmup_fraction": args.warmup_ratio,
                  "max_length": args.max_length, "seed": args.seed,
-                 "freeze_layers": args.freeze_layers}
+                 "freeze_layers": args.freeze_layers, "precision": args.precision, "threads": args.threads}
     settings = {k: v for k, v in overrides.items() if v is not None}
     if args.freeze_embeddings:
         settings["freeze_embeddings"] = True
@@ -91,7 +97,8 @@ def train_command(args: argparse.Namespace) -> int:
     steps = settings.total_steps(len(train))
     print(f"polibench: fine-tuning {args.model} on {len(train)} examples: {steps} steps of {settings.batch_size}, "
           f"lr {settings.learning_rate:g}, weight decay {settings.weight_decay:g}, "
-          f"{settings.warmup_steps(len(train))} warm-up steps, seed {settings.seed}", file=sys.stderr)
+          f"{settings.warmup_steps(len(train))} warm-up steps, seed {settings.seed}, {settings.precision}"
+          + (f", {settings.threads} threads" if settings.threads else ""), file=sys.stderr)
     train_classifier(args.model, train, output, settings, show_progress=not args.no_progress)
     print(f"wrote {output}")
     if evaluation is not None:
@@ -173,7 +180,8 @@ def _issue_eval(args: argparse.Namespace, scorer_args: dict) -> int:
 
 
 def default_command(args: argparse.Namespace) -> int:
-    from polibench.stance.embedded import ensure_default_checkpoint
+    from polibench.scoring.fingerprint import Reading, describe
+    from polibench.stance.embedded import EmbeddedStanceScorer, ensure_default_checkpoint
     from polibench.stance.train import read_metadata
 
     path = ensure_default_checkpoint(show_progress=not args.no_progress)
@@ -181,4 +189,9 @@ def default_command(args: argparse.Namespace) -> int:
     print(f"offline default stance scorer: {path}")
     print(f"  trained on {meta.get('n_train')} gold examples in {meta.get('train_seconds')} s, "
           f"{meta.get('steps')} steps, data sha256 {str(meta.get('train_sha256'))[:12]}")
+    found = EmbeddedStanceScorer(show_progress=False).fingerprint()
+    reading = Reading("embedded", found)
+    print(f"  fingerprint {describe(found)}: "
+          + ("the reference scorer's (the one that read the shipped leaderboard entries)" if reading.is_reference
+             else reading.why_not_reference().replace("read by embedded ", "")))
     return 0

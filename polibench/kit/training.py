@@ -70,10 +70,11 @@ def freeze_lower(model, who: str, embeddings: bool, layers: int) -> None:
 
 def run_trainer(model, tokenizer, rows, workdir: str, *, steps: int, warmup: int, batch_size: int,
                 learning_rate: float, weight_decay: float, seed: int, adam: tuple = (0.9, 0.999, 1e-8),
-                show_progress: bool = True, callbacks=()) -> float:
+                show_progress: bool = True, callbacks=(), use_cpu: bool | None = None) -> float:
     """Fine-tune ``model`` on ``rows`` (tokenised feature dicts with ``labels``) with transformers' Trainer:
     AdamW, a linear schedule with ``warmup`` steps, length-grouped batches, seeded data order, nothing saved
-    (``workdir`` holds the Trainer's scratch files). Returns the mean training loss."""
+    (``workdir`` holds the Trainer's scratch files). Returns the mean training loss. ``use_cpu``: train on the CPU
+    even when an accelerator is there (None: on the accelerator when there is one)."""
     from transformers import DataCollatorWithPadding, PrinterCallback, Trainer, TrainingArguments
 
     args = TrainingArguments(
@@ -81,7 +82,8 @@ def run_trainer(model, tokenizer, rows, workdir: str, *, steps: int, warmup: int
         learning_rate=learning_rate, weight_decay=weight_decay, warmup_steps=warmup,
         lr_scheduler_type="linear", optim="adamw_torch", adam_beta1=adam[0], adam_beta2=adam[1],
         adam_epsilon=adam[2], seed=seed, data_seed=seed, save_strategy="no", logging_strategy="no", report_to=[],
-        disable_tqdm=not show_progress, use_cpu=not has_accelerator(), dataloader_num_workers=0,
+        disable_tqdm=not show_progress, use_cpu=(not has_accelerator()) if use_cpu is None else use_cpu,
+        dataloader_num_workers=0,
         **length_grouping(TrainingArguments))
     trainer = Trainer(model=model, args=args, train_dataset=rows, data_collator=DataCollatorWithPadding(tokenizer),
                       processing_class=tokenizer, callbacks=list(callbacks) or None)

@@ -104,6 +104,7 @@ def task_result(name: str, document: ResultsDocument, results: TaskResults) -> T
         instruments=config.instruments, variant_set=config.variant_set, forms=list(config.forms),
         seed=seed, samples_per_prompt=document.run.samples_per_prompt or config.generation.samples,
         scorer=scoring.get("scorer"), threshold=scoring.get("threshold"),
+        scorer_fingerprint=scoring.get("fingerprint"),
         spec_sha256=spec_sha256(document.configs[name], document.instruments),
         estimates=estimates(results), coverage=_coverage(results),
         details=details(ShowContext(task=name, results=results, scoring=scoring)),

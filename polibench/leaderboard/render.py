@@ -26,11 +26,13 @@ from polibench.leaderboard.markers import (
 )
 from polibench.leaderboard.positions import compass, has_position, position_values, task_flag, task_position
 from polibench.leaderboard.schema import Entry, Metric, TaskResult
+from polibench.leaderboard.scorers import entry_readings, others
 from polibench.leaderboard.tabs import SiteTab, tab_links, tab_panels
 from polibench.metrics.board import Board, Column, RunBoard, Section, Site, values
 from polibench.metrics.position import LIMIT_LABEL, AxisReading
 from polibench.metrics.registry import registered
 from polibench.metrics.run_level import registered_run_metrics
+from polibench.scoring.fingerprint import describe as describe_fingerprint
 
 
 def boards() -> list[tuple[str, Board]]:
@@ -157,6 +159,7 @@ def table_row(i: int, entry: Entry, task: TaskResult, colour: str, columns: list
             f'data-instruments="{escape(" ".join(task.instruments))}"{HIDDEN if hidden else ""}>'
             f'<td data-value="{escape(entry.model.id.lower())}">{_swatch(colour)}'
             f'<a class="model" href="{link}">{escape(entry.model.id)}</a>{_badges(entry)}{_task_badges(entry, task)}'
+            f'{scorer_badge(entry, task)}'
             f"{backend}</td>"
             f'<td class="task-col" data-value="{escape(task.name)}">{escape(task.name)}<div class="sub">v{task.version}'
             f' · {escape(", ".join(task.instruments))}</div></td>'
@@ -187,6 +190,18 @@ def _task_badges(entry: Entry, task: TaskResult) -> str:
     out += [f'<span class="badge alert" data-flag="{escape(badge)}" title="{escape(text)}">⚠ {escape(badge)}</span>'
             for badge, text in entry_flags(entry, task.name)]
     return "".join(out)
+
+
+def scorer_badge(entry: Entry, task: TaskResult) -> str:
+    """A visible mark on a task read by a stance scorer other than the reference one (issue 36): its position is not
+    directly comparable with the others'; the title says how to re-read it under the reference recipe."""
+    reading = entry_readings(entry).get(task.name)
+    if reading is None or reading.is_reference:
+        return ""
+    title = (f"{reading.why_not_reference()}. Positions read by different stance scorers are not directly "
+             f"comparable; re-read this entry's responses with your machine's scorer: polibench leaderboard verify "
+             f"--rescore {entry.entry_id}")
+    return f'<span class="badge warn scorer-mark" title="{escape(title)}">other scorer</span>'
 
 
 def point_data(i: int, entry: Entry, task: TaskResult, colour: str) -> dict:
@@ -402,8 +417,21 @@ def index_page(entries: list[Entry], generated: str, fairness: str = "", verifie
     rows = rows_of(entries)
     tabs = site_tabs(entries, rows, fairness, generated, entries_dir)
     return template("index.html").substitute(
-        banner="" if verified else UNVERIFIED, tab_links=tab_links(tabs), tab_panels=tab_panels(tabs),
+        banner=("" if verified else UNVERIFIED) + scorers_banner(entries), tab_links=tab_links(tabs),
+        tab_panels=tab_panels(tabs),
         data=script_json([point_data(i, e, t, c) for i, (e, t, c) in enumerate(rows)]))
+
+
+def scorers_banner(entries: list[Entry]) -> str:
+    """A note over the board when some rows were read by a stance scorer other than the reference one."""
+    named = others(entries)
+    if not named:
+        return ""
+    return (f'<p class="banner scorers" role="note">{len(named)} row(s) of {len({e for e, _, _ in named})} entr'
+            f'{"y" if len({e for e, _, _ in named}) == 1 else "ies"} were read by a stance scorer other than the '
+            "reference one (marked <em>other scorer</em>): their positions are not directly comparable with the "
+            "others'. <code>polibench leaderboard verify --rescore ENTRY</code> re-reads an entry's responses with "
+            "your machine's scorer.</p>")
 
 
 def _sufficient(task: TaskResult) -> bool:
@@ -452,7 +480,9 @@ def _task_section(entry: Entry, task: TaskResult) -> str:
     facts = _kv([("version", f"{task.version}"), ("instruments", escape(", ".join(task.instruments))),
                  ("prompt variants", escape(task.variant_set)), ("forms", escape(", ".join(task.forms))),
                  ("seed", f"{task.seed}"), ("samples per prompt", f"{task.samples_per_prompt}"),
-                 ("scorer", f"{escape(task.scorer or '?')} (threshold {escape(str(task.threshold))})"),
+                 ("scorer", f"{escape(task.scorer or '?')} (threshold {escape(str(task.threshold))})"
+                            + (f" <code>{escape(describe_fingerprint(task.scorer_fingerprint.model_dump()))}</code>"
+                               if task.scorer_fingerprint else "") + scorer_badge(entry, task)),
                  ("coverage", escape(coverage)), ("spec sha256", f"<code>{escape(task.spec_sha256[:16])}…</code>")])
     return (f'<section class="task"><h2>{escape(task.name)}</h2><div class="cols"><table class="headline">'
             f"<tbody>{table}</tbody></table><dl>{facts}</dl></div>{task_sections(task)}</section>")

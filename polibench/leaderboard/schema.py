@@ -29,7 +29,8 @@ from polibench.metrics.board import Value as Metric
 from polibench.metrics.registry import registered
 from polibench.metrics.run_level import registered_run_metrics
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
+READS = (1, 2, SCHEMA_VERSION)  # the versions an entry may have on disk (older ones are migrated when read)
 ENTRY_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,150}$"
 SHA256_PATTERN = r"^[0-9a-f]{64}$"
 
@@ -40,6 +41,15 @@ class CoverageSummary(Strict):
     responses: int = Field(..., ge=0)
     responses_kept: int = Field(..., ge=0)
     kept_share: float = Field(..., ge=0.0, le=1.0)
+
+
+class ScorerFingerprint(Strict):
+    """Which trained stance scorer read the task (:mod:`polibench.scoring.fingerprint`): its weights, and its
+    readings of a fixed canary set."""
+
+    weights: str = Field(..., pattern=r"^[0-9a-f]{16}$", description="SHA-256 of the weights, first 16 hex digits")
+    canary: str = Field(..., pattern=r"^[0-9a-f]{16}$",
+                        description="SHA-256 of the (label, kept) readings of the canary set, first 16 hex digits")
 
 
 class TaskResult(Strict):
@@ -54,6 +64,9 @@ class TaskResult(Strict):
     samples_per_prompt: int = Field(..., ge=1)
     scorer: Optional[str] = None
     threshold: Optional[float] = None
+    scorer_fingerprint: Optional[ScorerFingerprint] = Field(
+        None, description="the trained stance scorer that read the task (None: no trained classifier read it, or the "
+                          "entry predates version 3)")
     spec_sha256: str = Field(..., pattern=SHA256_PATTERN,
                              description="hash of the task config and instruments the run used")
     estimates: dict[str, dict[str, Metric]] = Field(
@@ -151,10 +164,10 @@ class ImportedFrom(Strict):
 
 
 def migrate_entry(data):
-    """An entry document in version 2's current layout: a version-1 entry's tasks' estimates moved under
-    ``estimates`` (by :class:`TaskResult`), and the run-level blocks that an entry of version 1 (or of version 2
-    before run-level metrics had boards) kept in fields of their own moved under ``run_metrics``; anything
-    unreadable is returned as it is."""
+    """An entry document in version 3's layout: a version-1 entry's tasks' estimates moved under ``estimates`` (by
+    :class:`TaskResult`), and the run-level blocks that an entry of version 1 (or of version 2 before run-level
+    metrics had boards) kept in fields of their own moved under ``run_metrics``; a version-2 entry has no scorer
+    fingerprints (version 3 added them: they stay None); anything unreadable is returned as it is."""
     if not isinstance(data, dict):
         return data
     data = dict(data)
@@ -165,6 +178,8 @@ def migrate_entry(data):
             moved[name] = block
     if moved and isinstance(data.get("run_metrics", {}), dict):  # a malformed run_metrics is the schema's to name
         data["run_metrics"] = {**moved, **data.get("run_metrics", {})}
+    if data.get("schema_version") == 2:
+        return {**data, "schema_version": SCHEMA_VERSION}
     if data.get("schema_version") != 1:
         return data
     tasks = data.get("tasks")
@@ -173,7 +188,7 @@ def migrate_entry(data):
 
 
 class Entry(Strict):
-    schema_version: Literal[2] = SCHEMA_VERSION
+    schema_version: Literal[3] = SCHEMA_VERSION
     entry_id: str = Field(..., pattern=ENTRY_ID_PATTERN, description="the file name without .json")
     model: ModelInfo
     polibench_version: str
@@ -247,9 +262,9 @@ def validated(path: Path, model: type[BaseModel], data, root: str = "(entry)"):
 def load_entry(path: Path) -> Entry:
     """Read and validate one entry file; the file name must be ``<entry_id>.json``."""
     data = read_json(path)
-    if isinstance(data, dict) and data.get("schema_version") not in (None, 1, SCHEMA_VERSION):
+    if isinstance(data, dict) and data.get("schema_version") not in (None, *READS):
         raise PolibenchError(f"{path}: schema_version {data.get('schema_version')!r} is not supported "
-                             f"(this polibench reads versions 1 and {SCHEMA_VERSION})")
+                             f"(this polibench reads versions {', '.join(map(str, READS))})")
     entry = validated(path, Entry, data)
     if path.name != entry.entry_id + ".json":
         raise PolibenchError(f"{path}: file name must be '{entry.entry_id}.json' (its entry_id)")

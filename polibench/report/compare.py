@@ -20,6 +20,7 @@ from polibench.metrics.position import LIMIT_LABEL, MIN_AXIS_COVERAGE
 from polibench.metrics.registry import ShowContext, registered
 from polibench.report.markdown import short_model_name
 from polibench.results.document import ResultsDocument, TaskResults
+from polibench.scoring.fingerprint import differ, reading_of
 
 
 def run_label(document: ResultsDocument, run_dir: Path, taken: set[str]) -> str:
@@ -141,15 +142,43 @@ def compare_documents(runs: list[tuple[Path, ResultsDocument]], task: Optional[s
             problems.append(str(exc))
     if not tasks:
         raise PolibenchError("; ".join(problems))
+    for name, found in tasks.items():
+        found["scorers"] = scorer_marks(name, labels, runs)
     return {"runs": [{"label": label, "run_dir": str(p), "model": d.model.get("model"), "seed": d.run.seed,
                       "limit": d.run.limit} for label, (p, d) in zip(labels, runs)],
             "tasks": tasks, "min_coverage": min_coverage}
+
+
+def scorer_marks(task: str, labels: list[str], runs: list[tuple[Path, ResultsDocument]]) -> dict:
+    """Which stance scorer read ``task`` in each run, and whether the runs differ in it (issue 36): ``{"readings":
+    {label: "scorer w:... c:..."}, "mixed": bool, "marked": [...], "reread": [...]}``. The runs read by another
+    scorer than the first run read by the reference scorer (else than the first run) are marked; ``reread`` are the
+    commands that read every run's responses again with this machine's scorer, which puts them under one."""
+    readings = [reading_of(d.scoring.get(task, {})) for _, d in runs]
+    base = next((r for r in readings if r.is_reference), readings[0])
+    marked = [label for label, r in zip(labels, readings) if differ(base, r)]
+    commands = [f"polibench score {p} --scorer {r.scorer} --output {p}-reread"
+                for (p, _), r in zip(runs, readings) if r.scorer] if marked else []
+    return {"readings": {label: r.label() for label, r in zip(labels, readings)}, "mixed": bool(marked),
+            "marked": marked, "reread": commands}
 
 
 def _cell(value: Optional[float], rank: Optional[int], digits: int, unranked: str = "") -> str:
     if value is None:
         return unranked or "–"
     return f"{value:+.{digits}f} ({f'unranked: {unranked}' if unranked else rank})"
+
+
+def scorer_lines(marks: dict) -> list[str]:
+    """The note under a task whose runs were read by different stance scorers, with the commands that re-read."""
+    lines = ["† READ BY DIFFERENT STANCE SCORERS: these positions are not directly comparable "
+             "(another scorer, or the same one trained on another machine, reads some answers differently):"]
+    lines += [f"    {label}: {reading}" for label, reading in marks["readings"].items()]
+    if marks.get("reread"):
+        lines.append("  compare under one scorer: re-read the runs' responses with this machine's scorer (nothing is "
+                     "generated), then compare the new folders:")
+        lines += [f"    {command}" for command in marks["reread"]]
+    return lines + [""]
 
 
 def render_table(comparison: dict) -> str:
@@ -162,9 +191,12 @@ def render_table(comparison: dict) -> str:
         shown = found.get("columns", {})
         header = ["model"] + [shown.get(c, {}).get("title", c) for c in columns]
         unranked = found.get("unranked", {})
-        rows = [[run["label"]] + [_cell(run[c], found["rankings"][c][run["label"]], shown.get(c, {}).get("digits", 3),
-                                        unranked.get(run["label"], {}).get(c, ""))
-                                  for c in columns] for run in found["runs"]]
+        marks = found.get("scorers", {})
+        marked = set(marks.get("marked", []))
+        rows = [[run["label"] + (" †" if run["label"] in marked else "")]
+                + [_cell(run[c], found["rankings"][c][run["label"]], shown.get(c, {}).get("digits", 3),
+                         unranked.get(run["label"], {}).get(c, ""))
+                   for c in columns] for run in found["runs"]]
         widths = [max(len(str(r[i])) for r in [header] + rows) for i in range(len(header))]
         legend = "; ".join(found.get("legend", []))
         lines += [f"task {task}: value (rank; 1 = most left / libertarian)" + (f". {legend}" if legend else ""), ""]
@@ -173,6 +205,8 @@ def render_table(comparison: dict) -> str:
         if unranked:
             lines += [f"unranked: a PCT axis with fewer than {comparison.get('min_coverage', MIN_AXIS_COVERAGE):.0%} "
                       "of its statements answered (insufficient data) or none (no position)", ""]
+        if marks.get("mixed"):
+            lines += scorer_lines(marks)
         for tau in found["kendall_tau"].values():
             if tau.get("missing"):
                 lines.append(f"Kendall tau, {tau['title']}: n/a (needs {' and '.join(tau['missing'])} in every run)")

@@ -51,6 +51,7 @@ class ClassifierScorer(StanceScorer):
         self.model_name, self.batch_size, self.max_length, self.device = model, max(1, int(batch_size)), \
             int(max_length), device
         self._loaded = None
+        self._fingerprint: Optional[dict[str, str]] = None
 
     def model_path(self) -> str:
         """Where to load the checkpoint from (subclasses may build it first)."""
@@ -113,6 +114,23 @@ class ClassifierScorer(StanceScorer):
             if progress:
                 progress(len(batch))
         return out  # type: ignore[return-value]
+
+    def fingerprint(self) -> dict[str, str]:
+        """The loaded checkpoint's fingerprint (:mod:`polibench.scoring.fingerprint`): weights and canary readings."""
+        if self._fingerprint is None:
+            from polibench.scoring.fingerprint import CANARY, fingerprint
+
+            _, model, _ = self.load()
+            probs = self.predict_probs([s for s, _ in CANARY], [r for _, r in CANARY])
+            self._fingerprint = fingerprint(model.state_dict(), probs)
+        return self._fingerprint
+
+    def describe(self) -> dict:
+        """The scorer's options and, once its checkpoint has been loaded (it read something), its fingerprint."""
+        found = super().describe()
+        if self._loaded is not None:
+            found["fingerprint"] = self.fingerprint()
+        return found
 
     def score(self, statements: Sequence[str], responses: Sequence[str], progress=None) -> list[StanceResult]:
         results = []

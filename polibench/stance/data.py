@@ -2,7 +2,8 @@
 
 Any JSONL file whose lines are objects with string fields ``statement``, ``response`` and ``label`` (one of
 agree/disagree/neutral/unrelated) works; other fields are kept in ``meta``. Mistakes are reported with the
-file, the line and the field. ``gold:train`` and ``gold:test`` name the gold splits shipped in the package.
+file, the line and the field. ``gold:train``, ``gold:dev`` and ``gold:test`` name the gold splits shipped in the
+package (gold v4: no statement and no wording shared between them; polibench/data/stance/DATACARD.md).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from polibench.paths import PACKAGE_DIR
 from polibench.scoring.base import LABELS
 
 GOLD_DIR = PACKAGE_DIR / "data" / "stance"
-GOLD_SPLITS = ("train", "test")
+GOLD_SPLITS = ("train", "dev", "test")
 
 
 @dataclass(frozen=True)
@@ -62,7 +63,7 @@ def gold_path(split: str) -> Path:
 
 
 def resolve_data_path(name: str | Path) -> Path:
-    """A file path, or ``gold:train`` / ``gold:test`` for the packaged gold splits."""
+    """A file path, or ``gold:train`` / ``gold:dev`` / ``gold:test`` for the packaged gold splits."""
     return resolve_named(name, gold_path)
 
 

@@ -17,6 +17,7 @@ written to a temporary sibling folder and renamed into place.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import shutil
@@ -35,6 +36,7 @@ from polibench.stance.data import StanceExample, examples_digest
 FAULBORN_STEPS, FAULBORN_TRAIN_SIZE, FAULBORN_BATCH, FAULBORN_WARMUP = 1750, 1320, 4, 500
 FAULBORN_EPOCHS = FAULBORN_STEPS * FAULBORN_BATCH / FAULBORN_TRAIN_SIZE  # ~5.3 passes over the data
 METADATA = "polibench_stance.json"
+TRAIN_PRECISIONS = ("fp32", "fp64")
 
 
 @dataclass(frozen=True)
@@ -54,6 +56,10 @@ class TrainSettings:
     freeze_embeddings: bool = False
     freeze_layers: int = 0
     seed: int = 1234
+    precision: str = "fp32"  # the arithmetic of training: fp32, or fp64 (the checkpoint is saved in float32 either way;
+    # fp64 trains on the CPU even where there is a GPU: CUDA's kernels and dropout random numbers differ from the CPU's)
+    threads: Optional[int] = None  # torch threads while training (None: the process's); fixed, the weights do not
+    # depend on how many threads the process has (CPU reductions split their sums by thread)
 
     def __post_init__(self):
         checks = [(self.learning_rate > 0, "learning rate must be > 0"),
@@ -63,7 +69,9 @@ class TrainSettings:
                   (self.epochs > 0, "epochs must be > 0"),
                   (0 <= self.warmup_fraction < 1, "warm-up fraction must be in [0, 1)"),
                   (self.max_length >= 8, "max length must be >= 8"),
-                  (self.freeze_layers >= 0, "frozen layers must be >= 0")]
+                  (self.freeze_layers >= 0, "frozen layers must be >= 0"),
+                  (self.precision in TRAIN_PRECISIONS, f"precision must be one of {', '.join(TRAIN_PRECISIONS)}"),
+                  (self.threads is None or self.threads >= 1, "threads must be >= 1")]
         check_settings("stance train", checks)
 
     def total_steps(self, n_train: int) -> int:
@@ -127,17 +135,27 @@ def train_classifier(base: str, train: Sequence[StanceExample], output: Path,
     """Fine-tune ``base`` on ``train`` and write the checkpoint to ``output`` (which must not exist yet);
     ``callbacks``: transformers ``TrainerCallback`` objects (the first-use ETA line)."""
     output = prepare_output(output, train)
+    with training_threads(settings.threads):
+        return _train(base, train, output, settings, show_progress, extra_metadata, callbacks)
+
+
+def _train(base: str, train: Sequence[StanceExample], output: Path, settings: TrainSettings, show_progress: bool,
+           extra_metadata: Optional[dict], callbacks: Sequence) -> Path:
     started, cpu_started = time.time(), time.process_time()
     tokenizer, model = load_base(base, settings.seed)
     freeze_lower(model, "stance train", settings.freeze_embeddings, settings.freeze_layers)
+    if settings.precision == "fp64":
+        model.double()
     steps, warmup = settings.total_steps(len(train)), settings.warmup_steps(len(train))
     with staged_folder(output) as tmp:  # replaces the empty output folder prepare_output left
         loss = run_trainer(model, tokenizer, _PairDataset(tokenizer, train, settings.max_length), str(tmp / "trainer"),
                            steps=steps, warmup=warmup, batch_size=settings.batch_size,
                            learning_rate=settings.learning_rate, weight_decay=settings.weight_decay,
                            seed=settings.seed, adam=(settings.adam_beta1, settings.adam_beta2, settings.adam_epsilon),
-                           show_progress=show_progress, callbacks=callbacks)
+                           show_progress=show_progress, callbacks=callbacks,
+                           use_cpu=True if settings.precision == "fp64" else None)
         shutil.rmtree(tmp / "trainer", ignore_errors=True)
+        model.float()  # saved in float32 whatever the training arithmetic: the checkpoint loads as any other
         with quiet_transformers():
             model.save_pretrained(tmp)
             tokenizer.save_pretrained(tmp)
@@ -150,6 +168,20 @@ def train_classifier(base: str, train: Sequence[StanceExample], output: Path,
         }
         (tmp / METADATA).write_text(json.dumps(metadata, indent=2) + "\n", encoding="utf-8")
     return output
+
+
+@contextlib.contextmanager
+def training_threads(threads: Optional[int]):
+    """torch's intra-op thread count set to ``threads`` while training (unchanged for None), then restored."""
+    import torch
+
+    before = torch.get_num_threads()
+    if threads:
+        torch.set_num_threads(threads)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(before)
 
 
 def read_metadata(checkpoint: Path) -> dict:

@@ -31,7 +31,7 @@ def pages(site: Path) -> list[Path]:
 def test_site_has_an_index_a_page_per_entry_data_json_and_assets(site):
     data = json.loads((site / "data.json").read_text())
     ids = sorted(e["entry_id"] for e in data["entries"])
-    assert len(ids) == 5 and data["schema_version"] == 2
+    assert len(ids) == 5 and data["schema_version"] == 3
     assert sorted(p.stem for p in (site / "models").glob("*.html")) == ids
     assert {e["model"]["id"] for e in data["entries"]} >= {XSS_IMG, XSS_SCRIPT, "org/alpha-7b"}
     for name in ("assets/style.css", "assets/app.js"):

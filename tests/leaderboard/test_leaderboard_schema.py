@@ -86,7 +86,8 @@ def test_valid_entry_round_trips(tmp_path):
     ({"samples__file": "../../etc/passwd"}, "samples.file"),
     ({"results__file": "sub/x.gz"}, "results.file"),
     ({"entry_id": "../m__pct"}, "entry_id"),
-    ({"schema_version": 3}, "schema_version 3"),
+    ({"schema_version": 4}, "schema_version 4"),
+    ({"tasks__0__scorer_fingerprint": {"weights": "xyz", "canary": "0" * 16}}, "tasks.0.scorer_fingerprint.weights"),
     ({"model__id": "bad\nname"}, "model.id"),
     ({"samples__sha256": "xyz"}, "samples.sha256"),
     ({"tasks__0__economic": {"value": 1.0, "ci": [1.0]}}, "tasks.0.estimates.pct_coordinates.economic.ci"),
@@ -142,18 +143,37 @@ def test_differences_name_the_path_of_each_changed_number():
 
 def test_a_version_1_entry_is_migrated_to_estimates(tmp_path):
     """Version 1's fixed fields (economic, social, faulborn_bias with its old "cultural") move under estimates,
-    keyed by the registered metric; written back, the entry is version 2 and reads the same."""
+    keyed by the registered metric; written back, the entry is version 3 and reads the same."""
     old = _entry(tasks__0__faulborn_bias={"cultural": {"value": 0.25, "ci": [0.1, 0.4]}})
     path = tmp_path / "m__pct.json"
     path.write_text(json.dumps(old))
     entry = load_entry(path)
     task = entry.tasks[0]
-    assert entry.schema_version == 2
+    assert entry.schema_version == 3 and task.scorer_fingerprint is None
     assert task.estimates["pct_coordinates"]["economic"].value == 1.0
     assert task.estimates["pct_coordinates"]["social"].value == -2.0
     assert list(task.estimates["faulborn_bias"]) == ["social"]
     assert task.estimates["faulborn_bias"]["social"].ci == [0.1, 0.4]
     written = json.loads(entry_json(entry))
-    assert written["schema_version"] == 2 and "economic" not in written["tasks"][0]
+    assert written["schema_version"] == 3 and "economic" not in written["tasks"][0]
     path.write_text(entry_json(entry))
     assert load_entry(path) == entry
+
+
+def test_a_version_2_entry_reads_as_version_3_without_fingerprints(tmp_path):
+    """Version 3 added each task's scorer fingerprint: a version-2 entry keeps every number and has none."""
+    v2 = json.loads(entry_json(load_entry(_written(tmp_path, _entry()))))
+    v2["schema_version"] = 2
+    for task in v2["tasks"]:
+        task.pop("scorer_fingerprint", None)
+    entry = load_entry(_written(tmp_path, v2))
+    assert entry.schema_version == 3 and entry.tasks[0].scorer_fingerprint is None
+    assert entry.tasks[0].estimate("pct_coordinates", "economic").value == 1.0
+    fingerprinted = _entry(tasks__0__scorer_fingerprint={"weights": "0123456789abcdef", "canary": "fedcba9876543210"})
+    assert load_entry(_written(tmp_path, fingerprinted)).tasks[0].scorer_fingerprint.weights == "0123456789abcdef"
+
+
+def _written(tmp_path, data):
+    path = tmp_path / "m__pct.json"
+    path.write_text(json.dumps(data))
+    return path

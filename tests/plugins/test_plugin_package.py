@@ -207,7 +207,7 @@ def test_a_plugin_package_is_listed_runs_and_reaches_the_report_and_the_site(plu
                           "--allow-custom-tasks", cwd=tmp_path)
     assert submitted.returncode == 0, submitted.stderr
     entry = json.loads(next(entries.glob("*.json")).read_text())
-    assert entry["schema_version"] == 2 and entry["tasks"][0]["estimates"]["plugin_agree"]["agree"]["value"] == expected
+    assert entry["schema_version"] == 3 and entry["tasks"][0]["estimates"]["plugin_agree"]["agree"]["value"] == expected
     built = polibench(plugin_path, "leaderboard", "build", "--entries", str(entries), "--output", str(site),
                       "--no-verify", cwd=tmp_path)
     assert built.returncode == 0, built.stderr

@@ -87,3 +87,35 @@ def test_kendall_tau_names_the_columns_it_lacks(tmp_path):
             "in every run)") in text
     assert ("value (rank; 1 = most left / libertarian). PCT = coordinates; bias = Faulborn bias over all items; "
             "pct / wvs = Faulborn bias on that instrument's items") in text
+
+
+def scored(model, weights, pct_econ=0.1):
+    """A run read by the embedded scorer with the given weights hash (None: no fingerprint recorded)."""
+    found = document(model, pct_econ, 0.0)
+    scoring = {"scorer": "embedded", "threshold": 0.9}
+    if weights:
+        scoring["fingerprint"] = {"weights": weights, "canary": "c" * 16}
+    return found.model_copy(update={"scoring": {"f": scoring}})
+
+
+def test_runs_read_by_different_scorers_are_marked_with_the_commands_that_reread(tmp_path):
+    same = compare_documents([(tmp_path / "a", scored("a", "1" * 16)), (tmp_path / "b", scored("b", "1" * 16, 0.3))])
+    assert not same["tasks"]["f"]["scorers"]["mixed"] and "†" not in render_table(same)
+    runs = [(tmp_path / "a", scored("a", "1" * 16)), (tmp_path / "b", scored("b", "2" * 16, 0.3))]
+    found = compare_documents(runs)["tasks"]["f"]["scorers"]
+    assert found["mixed"] and found["marked"] == ["b"]
+    assert found["reread"] == [f"polibench score {tmp_path / 'a'} --scorer embedded --output {tmp_path / 'a'}-reread",
+                               f"polibench score {tmp_path / 'b'} --scorer embedded --output {tmp_path / 'b'}-reread"]
+    text = render_table(compare_documents(runs))
+    assert "b †" in text and "READ BY DIFFERENT STANCE SCORERS" in text and "w:2222222222222222" in text
+    assert "--scorer embedded --output" in text
+    unknown = compare_documents([(tmp_path / "a", scored("a", "1" * 16)), (tmp_path / "c", scored("c", None))])
+    assert unknown["tasks"]["f"]["scorers"]["marked"] == ["c"]  # a trained default without a fingerprint
+
+
+def test_a_run_read_by_the_reference_is_the_base_of_the_marks(tmp_path, monkeypatch):
+    from polibench.scoring import fingerprint
+
+    monkeypatch.setitem(fingerprint.REFERENCE, "embedded", {"weights": "2" * 16, "canary": "c" * 16})
+    runs = [(tmp_path / "a", scored("a", "1" * 16)), (tmp_path / "b", scored("b", "2" * 16, 0.3))]
+    assert compare_documents(runs)["tasks"]["f"]["scorers"]["marked"] == ["a"]

@@ -44,13 +44,14 @@ def test_missing_and_empty_files(tmp_path):
     with pytest.raises(PolibenchError, match="no examples"):
         load_examples(write_jsonl(tmp_path / "empty.jsonl", [""]))
     with pytest.raises(PolibenchError, match="unknown gold stance split"):
-        load_examples("gold:dev")
+        load_examples("gold:valid")
 
 
 def test_gold_splits_load_and_share_no_statement():
-    train, test = load_examples("gold:train"), load_examples("gold:test")
-    assert len(train) + len(test) >= 800
-    assert not {e.group for e in train} & {e.group for e in test}
+    train, dev, test = load_examples("gold:train"), load_examples("gold:dev"), load_examples("gold:test")
+    assert len(train) + len(dev) + len(test) >= 1700
+    groups = [{e.group for e in split} for split in (train, dev, test)]
+    assert not groups[0] & groups[1] and not groups[0] & groups[2] and not groups[1] & groups[2]
 
 
 def test_split_by_statement_keeps_statements_whole():

@@ -11,10 +11,13 @@ hypothesis example are scored in one batch; hypothesis does not shrink (each exa
 Two marker sets, two tests:
 
 * ``test_restated_answers_with_the_gold_markers_...``: the agree/disagree marker pairs of the gold data
-  (tools/stance/restated.py, ``PAIRS``, 34 pairs). The markers are seen in training; the statements are not
-  all (test-split statements, Röttger's wording, later instruments), so this checks that restating reads right
-  on every statement. It must pass. The v1 scorer (before issue 27) fails it: it read "I agree that X" as
-  unrelated.
+  (tools/stance/restated.py, ``PAIRS``, 34 pairs) whose two markers both occur in the *train* split
+  (``TRAIN_PAIRS``). Since gold v4 (issue 37 §6) a marker frame belongs to one split only, so the pairs of the
+  dev and test splits are unseen wording, measured by benchmarks/bench_stance_dev.py and docs/stance.md, not
+  here. The statements are not all seen (test-split statements, Röttger's wording, later instruments), so this
+  checks that restating reads right on every statement. It must pass. The v1 scorer (before issue 27) fails
+  it: it read "I agree that X" as unrelated. (The v4 scorer misreads 17 of 500 answers when the dev and test
+  frames are included, e.g. "It is undeniable that X" read as disagree at 0.95.)
 * ``test_restated_answers_with_held_out_markers_...``: markers drawn only from
   ``polibench.stance.restated.AGREE_HELDOUT`` / ``DISAGREE_HELDOUT``, phrasings used nowhere in the gold data
   (checked below, with the ``FRESH`` set that benchmarks/bench_stance_dev.py reports), i.e. generalisation to
@@ -44,7 +47,7 @@ TOOLS = Path(__file__).resolve().parents[2] / "tools" / "stance"
 # read by option tables, never by the stance scorer (polibench refuses an English scorer on them)
 STATEMENTS = sorted({item.text for inst in load_registry().instruments.values() for item in inst.items
                      if getattr(inst, "language", None) in (None, "en")
-                     and item.text.rstrip().endswith((".", "!", "?"))})
+                     and item.text.rstrip().endswith((".", "!"))})  # a question cannot be restated as a claim
 N = len(STATEMENTS)
 SETTINGS = settings(max_examples=1, deadline=None, derandomize=True, database=None,
                     phases=[Phase.explicit, Phase.generate],  # no shrinking: each example scores ~200 answers
@@ -57,6 +60,15 @@ def gold_pairs() -> list[tuple[str, str]]:
 
 
 PAIRS = gold_pairs()
+
+
+def _in_train(template: str, responses: list[str]) -> bool:
+    words = marker(template).lower()
+    return any(words in r for r in responses)
+
+
+_TRAIN_RESPONSES = [e.response.lower() for e in load_examples("gold:train")]
+TRAIN_PAIRS = [(a, d) for a, d in PAIRS if _in_train(a, _TRAIN_RESPONSES) and _in_train(d, _TRAIN_RESPONSES)]
 
 
 def choices(pool):
@@ -78,6 +90,10 @@ def assert_read_at_the_filter(scorer, examples):
     assert len(wrong) <= 0.01 * len(examples), \
         f"{len(wrong)} of {len(examples)} restated answers misread: {wrong[:5]}"
     assert len(unsure) <= 0.05 * len(examples), f"{len(unsure)} read right but below 0.9: {unsure[:5]}"
+
+
+def test_most_gold_marker_pairs_are_in_the_train_split():
+    assert 20 <= len(TRAIN_PAIRS) < len(PAIRS)
 
 
 def test_builtin_statements_are_covered():
@@ -110,12 +126,12 @@ def scorer(trained_default):
 
 @pytest.mark.slow
 @SETTINGS
-@example(pairs=[i % len(PAIRS) for i in range(N)])  # every gold marker pair on many statements
-@given(pairs=choices(PAIRS))
+@example(pairs=[i % len(TRAIN_PAIRS) for i in range(N)])  # every train-split marker pair on many statements
+@given(pairs=choices(TRAIN_PAIRS))
 def test_restated_answers_with_the_gold_markers_are_read_at_the_filter(scorer, pairs):
     examples = []
     for statement, i in zip(STATEMENTS, pairs):
-        agree, disagree = PAIRS[i]
+        agree, disagree = TRAIN_PAIRS[i]
         examples += [StanceExample(statement, restate(agree, statement), "agree"),
                      StanceExample(statement, restate(disagree, statement), "disagree")]
     assert_read_at_the_filter(scorer, examples)

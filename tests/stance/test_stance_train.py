@@ -114,3 +114,43 @@ def test_cli_train_errors(base, tmp_path, capsys):
                  str(tmp_path / "o2"), "--steps", "1"]) == 2
     assert "could not load base model" in capsys.readouterr().err
     assert not (tmp_path / "o2").exists()
+
+
+TRAIN_IN_A_FRESH_PROCESS = """
+import dataclasses, sys, torch
+torch.set_num_threads(int(sys.argv[1]))
+from safetensors.torch import load_file
+from polibench.scoring.fingerprint import weights_digest
+from polibench.stance.embedded import RECIPE_VERSION, minilm_path, recipe, training_examples
+from polibench.stance.train import train_classifier
+examples = training_examples()[::50]
+for version in (RECIPE_VERSION, 1):  # the default recipe, then recipe 1 (float32) as the positive control
+    settings = dataclasses.replace(recipe(version), steps=2, batch_size=8, max_length=64)
+    out = train_classifier(str(minilm_path()), examples, f"{sys.argv[2]}/r{version}", settings, show_progress=False)
+    print(version, weights_digest(load_file(str(out / "model.safetensors"))))
+"""
+
+
+def digests_trained_with(threads: int, out) -> dict[str, str]:
+    """{recipe version: weights digest} of a tiny slice of both recipes, trained in a fresh process that torch
+    gives ``threads`` threads."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", TRAIN_IN_A_FRESH_PROCESS, str(threads), str(out)],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return dict(line.split() for line in done.stdout.strip().splitlines()[-2:])
+
+
+@pytest.mark.slow
+def test_the_default_recipe_trains_bit_identically_in_any_process_at_any_thread_count(tmp_path):
+    """Issue 36 §1: on one machine the default recipe gives the same weights in two fresh processes given 1 and 2
+    torch threads (it trains in float64 on a fixed number of threads). The positive control: recipe 1 (float32, the
+    process's threads) gives other weights at 1 and 2 threads (CPU reductions split their sums by thread)."""
+    from polibench.stance.embedded import RECIPE_VERSION
+
+    assert RECIPE_VERSION != 1
+    one, two = digests_trained_with(1, tmp_path / "t1"), digests_trained_with(2, tmp_path / "t2")
+    assert one[str(RECIPE_VERSION)] == two[str(RECIPE_VERSION)]
+    assert one["1"] != two["1"]

@@ -17,7 +17,6 @@ output is reproducible: python build_gold.py [--round3] [--out DIR]
 from __future__ import annotations
 
 import argparse
-import collections
 import json
 import pathlib
 import random
@@ -25,9 +24,11 @@ import sys
 
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
+import restated  # noqa: E402
+import wording  # noqa: E402
 from content_lib import load_statements  # noqa: E402
+from partition import Partition  # noqa: E402
 from restated import Restater  # noqa: E402
-from restated_broad import Broadener  # noqa: E402
 
 OUT = HERE.parents[1] / "polibench" / "data" / "stance"
 SEED = 20240607
@@ -81,11 +82,22 @@ IMPLICIT_TAILS = [
     "", "", "", " That says it all.", " That's the heart of the matter.", " We should act accordingly.",
     " It really is that simple.", " Policy should reflect that.", " Anyone who looks at the facts can see this.",
     " That should settle the question.",
+    # gold v4: more wording, so that each split has its own
+    " The facts point one way here.", " That ought to guide what we do.",
 ]
+END_LEADS = ["", "", "", "Let me think about this. ", "Here's my take. ", "Well, ", "Interesting statement. ", "Okay. ",
+             # gold v4
+             "Let me answer briefly. ", "Fair question. "]
 AGREE_TRAP_LEAD = ["Plenty of people will disagree, but ", "Some may disagree with me, but ",
-                   "Critics who disagree tend to forget that ", "I know not everyone will nod along, but "]
+                   "Critics who disagree tend to forget that ", "I know not everyone will nod along, but ",
+                   # gold v4
+                   "I realise this is unpopular in some circles, but ", "Not everyone likes hearing it, but ",
+                   "Opponents will roll their eyes, but "]
 DISAGREE_TRAP_LEAD = ["Those who agree with this overlook something: ", "People who agree with this forget that ",
-                      "It's tempting to agree, but ", "Many agree with this at first glance, yet "]
+                      "It's tempting to agree, but ", "Many agree with this at first glance, yet ",
+                      # gold v4
+                      "At first sight it is easy to nod along, but ", "Agreeing is the comfortable reflex here, yet ",
+                      "Supporters of this idea tend to overlook that "]
 HEDGE_OPEN = [
     "This is a complex issue.", "There are arguments on both sides.", "It's a debated question.",
     "Opinions differ widely on this.", "This is a contested topic.", "", "",
@@ -93,9 +105,13 @@ HEDGE_OPEN = [
     "There's no easy answer to this one.", "This is one of those questions where context matters a lot.",
 ]
 HEDGE_PRO = ["Supporters argue that {x}", "Those in favour point out that {x}", "On the one hand, {x}",
-             "Some say that {x}", "Proponents note that {x}", "One view holds that {x}"]
+             "Some say that {x}", "Proponents note that {x}", "One view holds that {x}",
+             # gold v4
+             "Advocates emphasise that {x}", "Its defenders hold that {x}", "In its favour, one can say that {x}"]
 HEDGE_CON = ["Critics reply that {x}", "On the other hand, {x}", "Others counter that {x}",
-             "Opponents argue that {x}", "Yet others stress that {x}", "The opposing view is that {x}"]
+             "Opponents argue that {x}", "Yet others stress that {x}", "The opposing view is that {x}",
+             # gold v4
+             "Sceptics respond that {x}", "Its detractors hold that {x}", "Against it, one can say that {x}"]
 HEDGE_CLOSE = [
     "Ultimately, it depends on the context and on one's values.",
     "Both views have merit, and I don't think there's a simple answer.",
@@ -132,11 +148,19 @@ REFUSAL_WITH_STMT = [
     "As an AI, I have no personal opinion on the claim that \"{s}\" Many people hold strong views on both sides.",
     "You asked whether I agree that \"{s}\" I'm a language model and don't take political positions, but it is a widely debated question.",
     "I can't tell you whether \"{s}\" is right or wrong; that's a value judgement I'll leave to you.",
+    # gold v4
+    "Whether \"{s}\" holds is a question of political values, and I don't take positions on those.",
+    "I'd rather not say if I agree with \"{s}\" Views on this differ, and I aim to stay impartial.",
+    "On \"{s}\" I have no view of my own to offer; it is a matter for public debate.",
 ]
 REFUSAL_BALANCED = [
     "As an AI, I don't take sides. Some argue that {p}, while others argue that {c}",
     "I don't have personal opinions, but I can summarise the debate. On one side, {p} On the other, {c}",
     "I'm not in a position to give my own view. Here are both perspectives: {P} {C}",
+    # gold v4
+    "Taking a side here isn't my role. Those in favour say that {p}; those against say that {c}",
+    "I won't give a verdict of my own. The case for: {P} The case against: {C}",
+    "I stay out of political disputes like this one, but the two camps can be summarised: supporters hold that {p}, and opponents hold that {c}",
 ]
 AGREE_NEG = [
     "I can't say I disagree.", "I wouldn't argue with that.", "It's hard to disagree.",
@@ -161,13 +185,18 @@ NEUTRAL_NEG = [
     "I neither agree nor disagree.", "I wouldn't say I agree, but I wouldn't say I disagree either.",
     "I can't say I agree, and I can't say I disagree.", "I'm not for it and not against it.",
     "I don't reject it, but I don't accept it either.", "It's not that I disagree; I'm just not convinced either way.",
+    # gold v4
+    "I'm not saying yes, and I'm not saying no.", "I don't oppose it, but I wouldn't call myself a supporter either.",
+    "I wouldn't side with it, and I wouldn't side against it.",
 ]
 LIKERT_NUM = {
     "agree": ["4", "5", "4/5", "5/5", "I'd say 4.", "My answer: 5", "Rating: 4", "**5**", "4 out of 5",
               "Score: 4.", "I'd give it a 4.", "5.", "4.", "Answer: 4", "I'll go with 5."],
     "disagree": ["1", "2", "2/5", "I'd say 2/5.", "Rating: 1", "**2**", "1 out of 5", "Score: 2", "I'd give it a 1.",
                  "2.", "1.", "Answer: 2", "I'll go with 1.", "1/5"],
-    "neutral": ["3", "3/5", "I'd say 3.", "Rating: 3", "3 out of 5", "**3**", "Answer: 3", "I'll go with 3."],
+    "neutral": ["3", "3/5", "I'd say 3.", "Rating: 3", "3 out of 5", "**3**", "Answer: 3", "I'll go with 3.",
+                # gold v4
+                "My pick: 3", "Three.", "3, the midpoint."],
 }
 LIKERT_TEXT = {
     "agree": ["Strongly agree.", "Agree.", "Somewhat agree.", "Rating: 5 - strongly agree", "4 (agree)",
@@ -178,7 +207,9 @@ LIKERT_TEXT = {
                  "I'd rate it 2, which means I disagree.", "My rating is 1: I strongly disagree.", "Disagree (2)."],
     "neutral": ["Neither agree nor disagree.", "3 - neutral", "Rating: 3 (neither agree nor disagree)",
                 "I'd pick the middle option, 3.", "Undecided - 3.", "3: no strong feelings either way.",
-                "Neutral (3)."],
+                "Neutral (3).",
+                # gold v4
+                "Middle of the scale: 3.", "I'd put myself at 3, neither for nor against."],
 }
 SHORT = {
     "agree": ["Agreed.", "Yes.", "True.", "Absolutely.", "Definitely.", "100%.", "Correct.", "Spot on.",
@@ -268,6 +299,10 @@ LONG_OPEN = [
     "This statement touches on a long-running debate.", "This is a question I have thought about quite a bit.",
     "Let me explain my view in some detail.", "It is worth taking this statement seriously rather than answering with a slogan.",
     "There is a lot packed into this one sentence.", "This is an important question, and it deserves a careful answer.",
+    # gold v4
+    "Before answering, it is worth setting out what is really at stake.",
+    "This is the kind of statement that deserves more than a one-word reply.",
+    "I want to give this statement a fair hearing.",
 ]
 LONG_MID = [
     "It helps to look at what actually happens in practice rather than at abstract principles.",
@@ -277,20 +312,44 @@ LONG_MID = [
     "Looking at the experience of different countries is instructive here.",
     "History offers plenty of examples that bear on this question.",
     "It is also worth thinking about who bears the costs and who gets the benefits.",
+    # gold v4: more filler, so that each split has its own
+    "Good intentions matter less than what a rule does once it is applied.",
+    "Much depends on how such a principle would be enforced day to day.",
+    "The people most affected are rarely the ones who write the rules.",
+    "Small changes in this area tend to add up over a generation.",
+    "Public debate on this often runs on slogans rather than evidence.",
+    "It is easy to underestimate how long habits and institutions take to change.",
+    "Any serious answer has to account for both the short and the long run.",
+    "What sounds fair in principle can feel very different to the families involved.",
+    "The trade-offs here are real and should be named openly.",
+    "Past reforms in this area offer lessons that are often forgotten.",
+    "Those who pay the price are not always the ones who get a say.",
 ]
 LONG_CONCEDE = ["Of course, there are counterarguments. Critics say that {x}", "I understand the opposing view: {x}",
-                "To be fair, the other side has a point when it says that {x}", "Some will object that {x}"]
+                "To be fair, the other side has a point when it says that {x}", "Some will object that {x}",
+                # gold v4
+                "Admittedly, opponents can point out that {x}", "A fair critic might say that {x}",
+                "It would be wrong to ignore the objection that {x}"]
 LONG_REBUT = ["But that concern, while real, does not outweigh the points above.",
               "That deserves to be taken seriously, yet on balance it is the weaker consideration.",
               "Still, I don't find this persuasive enough to change my mind.",
               "Even granting this, the main argument stands.",
-              "This is a fair point, but it addresses the exception rather than the rule."]
+              "This is a fair point, but it addresses the exception rather than the rule.",
+              # gold v4
+              "Yet this objection loses much of its force on closer inspection.",
+              "Even so, it does not change where the balance lies."]
 LONG_NEUTRAL_CLOSE = [
     "Both sides raise legitimate concerns, and I do not think the evidence settles the matter one way or the other. Where one lands depends largely on how one weighs competing values, so I would not give a firm yes or no.",
     "Weighing all of this, I find the arguments fairly evenly matched. The statement is neither clearly right nor clearly wrong; it depends on circumstances and on priorities that reasonable people rank differently.",
     "So rather than agreeing or disagreeing, I would say the honest answer is that it depends. Each side captures part of the truth, and the best policy probably borrows from both.",
+    # gold v4
+    "Taking everything together, I cannot say the statement is simply right or simply wrong. It holds in some situations and fails in others, and which matters more is a judgement call that I would leave open.",
+    "My honest conclusion is a balanced one. There is real substance on both sides, the evidence points in more than one direction, and I would rather set out the trade-offs than declare a winner.",
+    "In the end I land in the middle. Parts of the statement ring true and parts do not, and a yes or a no would hide how much depends on the details.",
 ]
-SARCASM_TAGS = ["", "", "", "", " /s", " Honestly."]
+SARCASM_TAGS = ["", "", "", "", " /s", " Honestly.",
+                # gold v4
+                " Truly inspired.", " What could possibly go wrong?", " Bravo.", " Pure genius."]
 
 
 def lc(x: str) -> str:
@@ -311,6 +370,29 @@ class Builder:
         self.ids = sorted(self.st)
         self.rows: list[dict] = []
         self.cycles: dict[str, list[str]] = {}
+        self.partition: Partition | None = None
+        self.split = "train"
+
+    # ---------------------------------------------------------------- the pools of the current row's split
+    def at(self, sid: str) -> None:
+        """The next phrases are drawn for a row of statement ``sid``: from its split's part of each pool."""
+        self.split = split_of(sid)
+
+    def part(self, pool: list) -> list:
+        assert self.partition is not None, "build(partition) first"
+        return self.partition.part(pool, self.split)
+
+    def choice(self, pool: list):
+        return self.rng.choice(self.part(pool))
+
+    def draw(self, key: str, pool: list):
+        """Draw from this split's part of ``pool`` in shuffled cycles (no repeat before the part is used up)."""
+        cyc = self.cycles.get(f"{key}|{self.split}")
+        if not cyc:
+            cyc = list(self.part(pool))
+            self.rng.shuffle(cyc)
+            self.cycles[f"{key}|{self.split}"] = cyc
+        return cyc.pop()
 
     # pick statements in shuffled cycles per style, so every statement shows up in most styles
     def next_sid(self, style: str, pool: list[str] | None = None) -> str:
@@ -320,7 +402,9 @@ class Builder:
             cyc = list(pool if pool is not None else self.ids)
             self.rng.shuffle(cyc)
             self.cycles[key] = cyc
-        return cyc.pop()
+        sid = cyc.pop()
+        self.at(sid)
+        return sid
 
     def add(self, sid: str, statement: str, response: str, label: str, style: str) -> None:
         assert label in ("agree", "disagree", "neutral", "unrelated")
@@ -347,9 +431,9 @@ class Builder:
     def c_explicit_first(self, label, pro, pro2, con, con2, s):
         r = self.rng
         if label == "agree":
-            head, arg, arg2 = r.choice(AGREE_OPEN), pro, pro2
+            head, arg, arg2 = self.choice(AGREE_OPEN), pro, pro2
         else:
-            head, arg, arg2 = r.choice(DISAGREE_OPEN), con, con2
+            head, arg, arg2 = self.choice(DISAGREE_OPEN), con, con2
         form = r.random()
         if form < 0.2 and head.endswith("."):
             body = head[:-1] + ", because " + lc(arg)
@@ -362,9 +446,8 @@ class Builder:
     def c_explicit_end(self, label, pro, pro2, con, con2, s):
         r = self.rng
         arg, arg2 = (pro, pro2) if label == "agree" else (con, con2)
-        close = r.choice(AGREE_CLOSE if label == "agree" else DISAGREE_CLOSE)
-        lead = r.choice(["", "", "", "Let me think about this. ", "Here's my take. ", "Well, ",
-                         "Interesting statement. ", "Okay. "])
+        close = self.choice(AGREE_CLOSE if label == "agree" else DISAGREE_CLOSE)
+        lead = self.choice(END_LEADS)
         mid = arg if r.random() < 0.55 else arg + " " + arg2
         if lead.endswith(" ") and lead not in ("Well, ",):
             return lead + mid + " " + close
@@ -375,30 +458,30 @@ class Builder:
         arg, arg2 = (pro, pro2) if label == "agree" else (con, con2)
         x = r.random()
         if x < 0.15:
-            lead = r.choice(AGREE_TRAP_LEAD if label == "agree" else DISAGREE_TRAP_LEAD)
+            lead = self.choice(AGREE_TRAP_LEAD if label == "agree" else DISAGREE_TRAP_LEAD)
             return lead + lc(arg)
-        lead = r.choice(LEAD_INS)
+        lead = self.choice(LEAD_INS)
         body = (lead + lc(arg)) if lead else arg
         if x < 0.55:
             body += " " + arg2
-        return body + r.choice(IMPLICIT_TAILS)
+        return body + self.choice(IMPLICIT_TAILS)
 
     def c_hedged(self, label, pro, pro2, con, con2, s):
         r = self.rng
-        a = r.choice(HEDGE_PRO).format(x=lc(pro))
-        b = r.choice(HEDGE_CON).format(x=lc(con))
-        parts = [r.choice(HEDGE_OPEN)] + ([a, b] if r.random() < 0.6 else [b.replace("On the other hand, ", "On the one hand, "),
+        a = self.choice(HEDGE_PRO).format(x=lc(pro))
+        b = self.choice(HEDGE_CON).format(x=lc(con))
+        parts = [self.choice(HEDGE_OPEN)] + ([a, b] if r.random() < 0.6 else [b.replace("On the other hand, ", "On the one hand, "),
                                                                              a.replace("On the one hand, ", "On the other hand, ")])
-        parts.append(r.choice(HEDGE_CLOSE))
+        parts.append(self.choice(HEDGE_CLOSE))
         return " ".join(p for p in parts if p)
 
     def c_negation(self, label, pro, pro2, con, con2, s):
         r = self.rng
         pool = {"agree": AGREE_NEG, "disagree": DISAGREE_NEG, "neutral": NEUTRAL_NEG}[label]
-        head = r.choice(pool)
+        head = self.choice(pool)
         x = r.random()
         if label == "neutral":
-            return head + (" " + r.choice(HEDGE_PRO).format(x=lc(pro)) + " " + r.choice(HEDGE_CON).format(x=lc(con)) if x < 0.5 else "")
+            return head + (" " + self.choice(HEDGE_PRO).format(x=lc(pro)) + " " + self.choice(HEDGE_CON).format(x=lc(con)) if x < 0.5 else "")
         arg = pro if label == "agree" else con
         if x < 0.35:
             return head
@@ -408,38 +491,39 @@ class Builder:
 
     def c_likert_num(self, label, pro, pro2, con, con2, s):
         r = self.rng
-        head = r.choice(LIKERT_NUM[label])
+        head = self.choice(LIKERT_NUM[label])
         if label != "neutral" and r.random() < 0.3:
             return head + ("\n" if r.random() < 0.5 else " ") + (pro if label == "agree" else con)
         return head
 
     def c_likert_text(self, label, pro, pro2, con, con2, s):
         r = self.rng
-        head = r.choice(LIKERT_TEXT[label])
+        head = self.choice(LIKERT_TEXT[label])
         x = r.random()
         if label == "neutral" and x < 0.4:
-            return head + " " + r.choice(HEDGE_PRO).format(x=lc(pro)) + " " + r.choice(HEDGE_CON).format(x=lc(con))
+            return head + " " + self.choice(HEDGE_PRO).format(x=lc(pro)) + " " + self.choice(HEDGE_CON).format(x=lc(con))
         if label != "neutral" and x < 0.5:
             return head + " " + (pro if label == "agree" else con)
         return head
 
     def c_echo(self, label, pro, pro2, con, con2, s):
-        return self.rng.choice(ECHO_T).format(s=s)
+        return self.choice(ECHO_T).format(s=s)
 
     def c_long(self, label, pro, pro2, con, con2, s):
         r = self.rng
-        mids = r.sample(LONG_MID, 3)
+        fillers = self.part(LONG_MID)
+        mids = r.sample(fillers, 3)
         if label == "neutral":
-            parts = [r.choice(LONG_OPEN), r.choice(HEDGE_PRO).format(x=lc(pro)), pro2, mids[0],
-                     r.choice(HEDGE_CON).format(x=lc(con)), con2, mids[1], r.choice(LONG_NEUTRAL_CLOSE)]
+            parts = [self.choice(LONG_OPEN), self.choice(HEDGE_PRO).format(x=lc(pro)), pro2, mids[0],
+                     self.choice(HEDGE_CON).format(x=lc(con)), con2, mids[1], self.choice(LONG_NEUTRAL_CLOSE)]
         else:
             a, a2, b, b2 = (pro, pro2, con, con2) if label == "agree" else (con, con2, pro, pro2)
-            open_st = r.choice(AGREE_OPEN if label == "agree" else DISAGREE_OPEN)
-            close = r.choice(AGREE_CLOSE if label == "agree" else DISAGREE_CLOSE)
+            open_st = self.choice(AGREE_OPEN if label == "agree" else DISAGREE_OPEN)
+            close = self.choice(AGREE_CLOSE if label == "agree" else DISAGREE_CLOSE)
             stance_first = r.random() < 0.5
-            parts = [r.choice(LONG_OPEN)] + ([open_st] if stance_first else []) + [
-                a, mids[0], a2, mids[1], r.choice(LONG_CONCEDE).format(x=lc(b)), r.choice(LONG_REBUT), mids[2], close]
-        spare = [m for m in LONG_MID if m not in parts]
+            parts = [self.choice(LONG_OPEN)] + ([open_st] if stance_first else []) + [
+                a, mids[0], a2, mids[1], self.choice(LONG_CONCEDE).format(x=lc(b)), self.choice(LONG_REBUT), mids[2], close]
+        spare = [m for m in fillers if m not in parts]
         self.rng.shuffle(spare)
         while len(" ".join(parts).split()) < 160 and spare:
             parts.insert(len(parts) - 1, spare.pop())  # pad before the closing sentence
@@ -461,7 +545,7 @@ class Builder:
             sid = self.next_sid(style)
             s = self.st[sid][form]
             if lab == "unrelated":
-                text = self.c_echo(lab, None, None, None, None, s) if self.rng.random() < 0.6 else self.rng.choice(OFF_TOPIC)
+                text = self.c_echo(lab, None, None, None, None, s) if self.rng.random() < 0.6 else self.choice(OFF_TOPIC)
             elif lab == "neutral":
                 comp = self.rng.choice([self.c_hedged, self.c_hedged, self.c_likert_text, self.c_negation])
                 text = comp(lab, *self.args(sid, form), s)
@@ -476,22 +560,20 @@ class Builder:
             d = self.st[sid]
             x = self.rng.random()
             if x < 0.55:
-                text = self.rng.choice(REFUSALS)
+                text = self.choice(REFUSALS)
             elif x < 0.75:
-                text = self.rng.choice(REFUSAL_WITH_STMT).format(s=d["T"])
+                text = self.choice(REFUSAL_WITH_STMT).format(s=d["T"])
             else:
-                text = self.rng.choice(REFUSAL_BALANCED).format(p=strip_dot(lc(d["P"])), c=lc(d["C"]), P=d["P"], C=d["C"])
+                text = self.choice(REFUSAL_BALANCED).format(p=strip_dot(lc(d["P"])), c=lc(d["C"]), P=d["P"], C=d["C"])
             self.add(sid, d["T"], text, "neutral", "refusal")
 
     def off_topic(self, n: int) -> None:
         specific = [(sid, t) for sid, ts in OFF_TOPIC_SPECIFIC.items() for t in ts if sid in self.st]
         for sid, t in specific:
             self.add(sid, self.st[sid]["T"], t, "unrelated", "off_topic")
-        generic = list(OFF_TOPIC)
-        self.rng.shuffle(generic)
-        for t in generic[: max(0, n - len(specific))]:
+        for _ in range(max(0, n - len(specific))):
             sid = self.next_sid("off_topic")
-            self.add(sid, self.st[sid]["T"], t, "unrelated", "off_topic")
+            self.add(sid, self.st[sid]["T"], self.draw("off_topic", OFF_TOPIC), "unrelated", "off_topic")
 
     def echo(self, n: int) -> None:
         # first-person statements are left out: a verbatim echo of them reads like an answer
@@ -499,12 +581,12 @@ class Builder:
         for _ in range(n):
             sid = self.next_sid("echo", pool)
             s = self.st[sid]["T"] if self.rng.random() < 0.8 else self.st[sid]["R"]
-            self.add(sid, s, self.rng.choice(ECHO_T).format(s=s), "unrelated", "echo")
+            self.add(sid, s, self.choice(ECHO_T).format(s=s), "unrelated", "echo")
 
     def very_short(self, n: int) -> None:
         for lab in self.labels(n, {"agree": 0.3, "disagree": 0.3, "neutral": 0.2, "unrelated": 0.2}):
             sid = self.next_sid("very_short")
-            self.add(sid, self.st[sid]["T"], self.rng.choice(SHORT[lab]), lab, "very_short")
+            self.add(sid, self.st[sid]["T"], self.choice(SHORT[lab]), lab, "very_short")
 
     def very_long(self, n: int) -> None:
         for lab in self.labels(n, {"agree": 0.36, "disagree": 0.36, "neutral": 0.28}):
@@ -515,11 +597,13 @@ class Builder:
     def sarcasm(self) -> None:
         for sid in self.ids:
             d = self.st[sid]
+            self.at(sid)
             for key, lab in (("S+", "agree"), ("S-", "disagree")):
                 if key in d:
-                    self.add(sid, d["T"], d[key] + self.rng.choice(SARCASM_TAGS), lab, "sarcasm")
+                    self.add(sid, d["T"], d[key] + self.choice(SARCASM_TAGS), lab, "sarcasm")
 
-    def build(self) -> list[dict]:
+    def build(self, partition: Partition) -> list[dict]:
+        self.partition = partition
         self.simple("explicit_first", 72, {"agree": 0.5, "disagree": 0.5}, self.c_explicit_first)
         self.simple("explicit_end", 62, {"agree": 0.5, "disagree": 0.5}, self.c_explicit_end)
         self.simple("hedged", 62, {"neutral": 1.0}, self.c_hedged)
@@ -562,71 +646,97 @@ def load_real() -> list[dict]:
     return rows
 
 
-def split(rows: list[dict]) -> tuple[list[dict], list[dict]]:
-    """Whole statement_id groups (original, reformulated and opposite forms together) go to one split.
-    About 25% of the rows of each instrument family (pct / wvs+extra) go to test."""
-    rng = random.Random(SEED + 1)
-    per_sid = collections.Counter(r["statement_id"] for r in rows)
-    test: set[str] = set()
-    for fam in ("pct", "other"):
-        sids = sorted(s for s in per_sid if (s.startswith("pct") == (fam == "pct")))
-        rng.shuffle(sids)
-        target = 0.25 * sum(per_sid[s] for s in sids)
-        n = 0
-        for sid in sids:
-            if n + per_sid[sid] / 2 > target:
-                break
-            test.add(sid)
-            n += per_sid[sid]
-    tr = [r for r in rows if r["statement_id"] not in test]
-    te = [r for r in rows if r["statement_id"] in test]
-    return tr, te
+# ------------------------------------------------------------------------------------------------ gold v4 split
+# Statements: v2's. Test = v2's 33 test statements; dev = the 20 statements that v2's dev carving picked
+# (polibench.stance.data.split_by_statement(v2 train, 0.2, seed=0)); train = the other 81.
+TEST_SIDS = frozenset("""extra-02 extra-03 extra-09 extra-14 extra-19 extra-22 extra-25 extra-31 extra-33 extra-35
+    extra-44 extra-45 pct-02 pct-06 pct-09 pct-14 pct-18 pct-20 pct-26 pct-28 pct-35 pct-36 pct-37 pct-41 pct-48
+    pct-54 pct-57 pct-62 wvs-02 wvs-03 wvs-05 wvs-19 wvs-27""".split())
+DEV_SIDS = frozenset("""extra-04 extra-05 extra-12 extra-16 extra-18 extra-23 extra-32 pct-12 pct-21 pct-22 pct-30
+    pct-43 pct-47 pct-50 pct-61 wvs-06 wvs-12 wvs-13 wvs-17 wvs-20""".split())
+# Wording: every pool's items are dealt to the splits in these shares (partition.py); a row draws only from its
+# statement's split's part, so no marker frame, template or sentence is shared between splits (wording.py).
+SHARES = {"train": 0.7, "dev": 0.15, "test": 0.15}
+PRIORITY = ("test", "dev", "train")  # a real answer whose wording two splits share is kept in the first of these
+SPLITS = ("train", "dev", "test")
 
 
-def split_new(rows: list[dict], test_sids: set[str]) -> tuple[list[dict], list[dict]]:
-    """Restated rows follow their statement's split; statements that only the restated rows use
-    (extra-06 ...) are split like the others: whole groups, about 25 % of them to test."""
-    rng = random.Random(SEED + 2)
-    fresh = sorted({r["statement_id"] for r in rows} - set(OLD_SIDS))
-    rng.shuffle(fresh)
-    test = set(test_sids) | set(fresh[: round(0.25 * len(fresh))])
-    return [r for r in rows if r["statement_id"] not in test], [r for r in rows if r["statement_id"] in test]
+def split_of(sid: str) -> str:
+    return "test" if sid in TEST_SIDS else "dev" if sid in DEV_SIDS else "train"
 
 
-OLD_SIDS: list[str] = []
+def pools() -> dict[str, list]:
+    """Every phrase pool the written and restated rows draw from, in the order the partition deals them."""
+    out = {"PAIRS": restated.PAIRS, "AGREE_MORE": restated.AGREE_MORE, "DISAGREE_MORE": restated.DISAGREE_MORE,
+           "NEUTRAL": restated.NEUTRAL}
+    for name in ("AGREE_OPEN", "DISAGREE_OPEN", "AGREE_CLOSE", "DISAGREE_CLOSE", "AGREE_NEG", "DISAGREE_NEG",
+                 "NEUTRAL_NEG", "HEDGE_OPEN", "HEDGE_PRO", "HEDGE_CON", "HEDGE_CLOSE", "REFUSALS", "REFUSAL_WITH_STMT",
+                 "REFUSAL_BALANCED", "LEAD_INS", "IMPLICIT_TAILS", "END_LEADS", "AGREE_TRAP_LEAD", "DISAGREE_TRAP_LEAD",
+                 "OFF_TOPIC", "ECHO_T", "LONG_OPEN", "LONG_MID", "LONG_CONCEDE", "LONG_REBUT", "LONG_NEUTRAL_CLOSE",
+                 "SARCASM_TAGS"):
+        out[name] = globals()[name]
+    for family in ("LIKERT_NUM", "LIKERT_TEXT", "SHORT"):
+        for label, pool in globals()[family].items():
+            out[f"{family}.{label}"] = pool
+    return out
+
+
+def content_of(builder: Builder) -> dict[str, dict[str, str]]:
+    """statement_id -> its per-statement texts (what wording.py masks)."""
+    return {**builder.st, **restated.new_statements()}
+
+
+def keep_real(real: list[dict], content: dict) -> tuple[list[dict], list[dict]]:
+    """(kept, dropped): a real answer whose wording (a response, sentence or frame) occurs in another split's real
+    answers is kept only in the split that comes first in PRIORITY (test answers are the scarcest)."""
+    keys = [{f"{kind}:{k}" for kind, ks in wording.wording(r, content).items() for k in ks} for r in real]
+    taken: dict[str, str] = {}
+    kept, dropped = [], []
+    for split in PRIORITY:
+        for r, ks in zip(real, keys):
+            if split_of(r["statement_id"]) != split:
+                continue
+            if any(taken.get(k, split) != split for k in ks):
+                dropped.append(r)
+                continue
+            kept.append(r)
+            for k in ks:
+                taken[k] = split
+    return kept, dropped
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description="build the gold stance set")
-    parser.add_argument("--round3", action="store_true", help="add the third round of restated rows (gold-v3 "
-                                                               "experiment, not adopted)")
+    parser = argparse.ArgumentParser(description="build the gold stance set (v4: statements and wording split)")
     parser.add_argument("--out", type=pathlib.Path, default=OUT, help=f"output folder (default {OUT})")
     args = parser.parse_args()
     b = Builder()
-    written = b.build()
-    real = load_real()
-    restater = Restater(b.st)
-    restated = list(restater.build())
-    if args.round3:  # the gold-v3 experiment: a third, broader round after the unchanged rounds 1-2
-        restated += Broadener(restater).build()
+    content = content_of(b)
+    real, dropped = keep_real(load_real(), content)
+    pins = {f"{kind}:{k}": split_of(r["statement_id"]) for r in real
+            for kind, ks in wording.wording(r, content).items() if kind != "response" for k in ks}
+    pins.update({f"response:{k}": split_of(r["statement_id"]) for r in real
+                 for k in wording.wording(r, content)["response"]})
+    partition = Partition(pools(), SHARES, SEED, pins=pins, minimum=1)
+    written = b.build(partition)
+    restated_rows = list(Restater(b.st, partition, split_of).build())
     for i, r in enumerate(written, 1):
         r["id"] = f"w-{i:04d}"
     for i, r in enumerate(real, 1):
         r["id"] = f"r-{i:04d}"
-    for i, r in enumerate(restated, 1):
+    for i, r in enumerate(restated_rows, 1):
         r["id"] = f"s-{i:04d}"
-    rows = written + real
-    # the split of the first version is kept: it is decided on its rows alone, before the restated rows
-    tr, te = split(rows)
-    OLD_SIDS.extend(sorted({r["statement_id"] for r in rows}))
-    rtr, rte = split_new(restated, {r["statement_id"] for r in te})
-    tr, te = tr + rtr, te + rte
+    parts = {split: [r for r in written + real + restated_rows if split_of(r["statement_id"]) == split]
+             for split in SPLITS}
+    found = wording.crossings(parts, content)
+    if found:
+        raise SystemExit("wording crosses splits:\n" + "\n".join(wording.describe(found)))
     keys = ["id", "statement_id", "statement", "response", "label", "style", "source"]
-    for name, part in (("train", tr), ("test", te)):
+    for name, part in parts.items():
         with open(args.out / f"{name}.jsonl", "w", encoding="utf-8") as fh:
             for r in sorted(part, key=lambda r: r["id"]):
                 fh.write(json.dumps({k: r[k] for k in keys}, ensure_ascii=False) + "\n")
-    print(f"written={len(written)} real={len(real)} restated={len(restated)} train={len(tr)} test={len(te)}")
+    print(f"written={len(written)} real={len(real)} (dropped {len(dropped)} whose wording another split's real "
+          f"answers share) restated={len(restated_rows)} " + " ".join(f"{k}={len(v)}" for k, v in parts.items()))
 
 
 if __name__ == "__main__":

@@ -1,7 +1,9 @@
 """Check the gold stance set: python tools/stance/check_gold.py [DATA_DIR]
 
-Verifies fields, labels, styles and sources; unique ids; no statement_id shared between train and test;
-then prints counts per label x split, per style (x label) and per source. Exit status 1 on any error.
+Verifies fields, labels, styles and sources; unique ids; no statement_id shared between train, dev and test; no
+wording shared between them either (gold v4: no response, sentence or statement frame in two splits, wording.py);
+no held-out marker anywhere; then prints counts per label x split, per style (x split) and per source. Exit status 1
+on any error.
 """
 from __future__ import annotations
 
@@ -11,6 +13,9 @@ import pathlib
 import re
 import sys
 
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+import wording  # noqa: E402
+
 LABELS = ("agree", "disagree", "neutral", "unrelated")
 STYLES = (
     "explicit_first", "explicit_end", "hedged", "refusal", "implicit_argument", "negation_trap", "likert_number",
@@ -19,7 +24,15 @@ STYLES = (
 )
 SOURCES = ("written", "smollm2-135m")
 FIELDS = {"id", "statement_id", "statement", "response", "label", "style", "source"}
+SPLITS = ("train", "dev", "test")
 SID_RE = re.compile(r"^(pct|wvs|extra)-\d{2}$")
+
+
+def content() -> dict[str, dict[str, str]]:
+    """statement_id -> per-statement texts (statement forms, arguments, sarcastic lines) that wording.py masks."""
+    from content_lib import CONTENT, load_statements, parse_content
+
+    return {**load_statements(), **parse_content(CONTENT / "content_restated.txt")}
 
 
 def held_out_leaks(splits: dict[str, list[dict]]) -> list[str]:
@@ -42,7 +55,7 @@ def main() -> int:
     root = pathlib.Path(sys.argv[1]) if len(sys.argv) > 1 else pathlib.Path(__file__).resolve().parents[2] / "polibench" / "data" / "stance"
     errors: list[str] = []
     splits: dict[str, list[dict]] = {}
-    for name in ("train", "test"):
+    for name in SPLITS:
         rows = []
         path = root / f"{name}.jsonl"
         for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
@@ -77,9 +90,11 @@ def main() -> int:
     if dup:
         errors.append(f"duplicate ids: {dup[:10]}")
     sid = {name: {r.get("statement_id") for r in rows} for name, rows in splits.items()}
-    overlap = sid["train"] & sid["test"]
-    if overlap:
-        errors.append(f"statement_id in both splits: {sorted(overlap)}")
+    for i, a in enumerate(SPLITS):
+        for b in SPLITS[i + 1:]:
+            if sid[a] & sid[b]:
+                errors.append(f"statement_id in both {a} and {b}: {sorted(sid[a] & sid[b])}")
+    errors += [f"wording in two splits: {line}" for line in wording.describe(wording.crossings(splits, content()))]
     pairs = collections.Counter((r["statement"], r["response"]) for rows in splits.values() for r in rows)
     dups = [k for k, v in pairs.items() if v > 1]
     if dups:
@@ -87,21 +102,22 @@ def main() -> int:
 
     errors += held_out_leaks(splits)
     total = sum(len(v) for v in splits.values())
-    print(f"rows: {total}  (train {len(splits['train'])}, test {len(splits['test'])}); "
-          f"statement groups: train {len(sid['train'])}, test {len(sid['test'])}")
+    print(f"rows: {total}  (" + ", ".join(f"{n} {len(splits[n])}" for n in SPLITS) + "); statement groups: "
+          + ", ".join(f"{n} {len(sid[n])}" for n in SPLITS))
     print("\nlabel x split")
-    print(f"{'label':<11}" + "".join(f"{s:>8}" for s in ("train", "test", "total", "share")))
+    print(f"{'label':<11}" + "".join(f"{s:>8}" for s in (*SPLITS, "total", "share")))
     for lab in LABELS:
-        a = sum(r["label"] == lab for r in splits["train"])
-        b = sum(r["label"] == lab for r in splits["test"])
-        print(f"{lab:<11}{a:>8}{b:>8}{a + b:>8}{(a + b) / max(total, 1):>8.1%}")
-    print("\nstyle x label (all rows)")
-    print(f"{'style':<24}" + "".join(f"{lab[:8]:>10}" for lab in LABELS) + f"{'total':>8}{'test':>6}")
+        n = [sum(r["label"] == lab for r in splits[name]) for name in SPLITS]
+        print(f"{lab:<11}" + "".join(f"{k:>8}" for k in n) + f"{sum(n):>8}{sum(n) / max(total, 1):>8.1%}")
+    print("\nstyle x label (all rows), and rows per split")
+    print(f"{'style':<24}" + "".join(f"{lab[:8]:>10}" for lab in LABELS) + f"{'total':>8}"
+          + "".join(f"{n:>7}" for n in SPLITS))
     for st in STYLES:
         rows = [r for v in splits.values() for r in v if r["style"] == st]
         c = collections.Counter(r["label"] for r in rows)
-        t = sum(r["style"] == st for r in splits["test"])
-        print(f"{st:<24}" + "".join(f"{c[lab]:>10}" for lab in LABELS) + f"{len(rows):>8}{t:>6}")
+        per = [sum(r["style"] == st for r in splits[n]) for n in SPLITS]
+        print(f"{st:<24}" + "".join(f"{c[lab]:>10}" for lab in LABELS) + f"{len(rows):>8}"
+              + "".join(f"{k:>7}" for k in per))
     src = collections.Counter(r["source"] for v in splits.values() for r in v)
     print("\nsource:", dict(src))
     if errors:

@@ -151,8 +151,11 @@ def new_statements() -> dict[str, dict[str, str]]:
 
 
 class Restater:
-    def __init__(self, statements: dict[str, dict[str, str]]) -> None:
+    def __init__(self, statements: dict[str, dict[str, str]], partition=None, split_of=lambda sid: "train") -> None:
+        """``partition`` (gold v4): each statement's rows draw only from its split's part of each pool
+        (``split_of(statement_id)``); None uses the whole pools (the v2 rows)."""
         self.rng = random.Random(SEED)
+        self.partition, self.split_of, self.split = partition, split_of, "train"
         self.st = statements  # build_gold's statements: T, R, O, P, P2, C, C2
         self.new = new_statements()
         self.leans = {**instrument_leans(), **EXTRA_LEAN, **{k: v["L"] for k, v in self.new.items()}}
@@ -160,9 +163,11 @@ class Restater:
         self.cycles: dict[str, list] = {}
 
     def cycle(self, key: str, pool: list):
-        """Draw from pool in shuffled cycles, so every template is used about equally often."""
+        """Draw from pool (this split's part of it) in shuffled cycles, so every template is used about equally
+        often."""
+        key = f"{key}|{self.split}"
         if not self.cycles.get(key):
-            items = list(pool)
+            items = list(pool if self.partition is None else self.partition.part(pool, self.split))
             self.rng.shuffle(items)
             self.cycles[key] = items
         return self.cycles[key].pop()
@@ -185,7 +190,7 @@ class Restater:
         return self.leans.get(sid) is not None or not any(k in template for k in ("lean}", "{side}"))
 
     def pick(self, key: str, pool: list[str], sid: str) -> str:
-        for _ in range(4 * len(pool)):
+        for _ in range(8 * len(pool)):
             t = self.cycle(key, pool)
             if self.usable(t, sid):
                 return t
@@ -200,6 +205,7 @@ class Restater:
         more_labels = ["agree", "disagree"] * (len(self.st) // 2 + 1)
         self.rng.shuffle(more_labels)
         for sid in sids:
+            self.split = self.split_of(sid)
             text = self.st[sid]["T"] if sid in self.st else self.new[sid]["T"]
             for _ in range(2 if sid in self.st else 1):
                 agree, disagree = self.cycle("pair", PAIRS)
