@@ -23,11 +23,12 @@ FILTER = 0.9
 
 
 def builtin_statements() -> list[str]:
-    """The property test's statements: items of the built-in instruments whose text is a sentence."""
+    """The property test's statements: items of the built-in English instruments whose text is a claim (a sentence,
+    not a question; the PCT's translations are read by option tables, never by the stance scorer)."""
     from polibench.taskspec.loader import load_registry
 
     return sorted({item.text for inst in load_registry().instruments.values() for item in inst.items
-                   if item.text.rstrip().endswith((".", "!", "?"))})
+                   if getattr(inst, "language", None) in (None, "en") and item.text.rstrip().endswith((".", "!"))})
 
 
 def marker_rows(scorer, statements: list[str], templates, side: str) -> list[tuple[str, int, int, int, int, str]]:

@@ -94,7 +94,7 @@ def _entries(entries_dir: Path) -> list:
 
 def readings_report(entries_dir: Path) -> None:
     """Which stance scorer read the entries: the reference's fingerprint, and every entry read by another one."""
-    from polibench.leaderboard.scorers import others
+    from polibench.leaderboard.scorers import entry_readings, others
     from polibench.scoring.fingerprint import REFERENCE, describe
 
     entries = [entry for _, entry in _entries(entries_dir)]
@@ -103,8 +103,10 @@ def readings_report(entries_dir: Path) -> None:
     for scorer, found in REFERENCE.items():
         print(f"reference {scorer} stance scorer: {describe(found)} (recipe {found.get('recipe_version')}, trained on "
               f"{found.get('trained_on')})")
-    print(f"stance scorers: {len(entries) - len(other_entries)} entries read by the reference scorer, "
-          f"{len(other_entries)} by another" + (":" if named else ""))
+    unread = sum(1 for entry in entries if not entry_readings(entry))
+    print(f"stance scorers: {len(entries) - len(other_entries) - unread} entries read by the reference scorer, "
+          f"{len(other_entries)} by another" + (f", {unread} by none (answers read by their options alone)"
+                                                 if unread else "") + (":" if named else ""))
     for entry, task, reading in named:
         print(f"  {entry}: {task} {reading.why_not_reference()}")
     if named:

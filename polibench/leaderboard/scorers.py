@@ -13,13 +13,14 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from polibench.scoring.fingerprint import Reading
+from polibench.scoring.fingerprint import READS_NOTHING, Reading
 
 
 def entry_readings(entry) -> dict[str, Reading]:
-    """Task name -> its reading, for the tasks of a leaderboard entry that a stance scorer read."""
+    """Task name -> its reading, for the tasks of a leaderboard entry that a stance scorer read (``abstain``, which
+    reads nothing, is left out)."""
     return {t.name: Reading(t.scorer, t.scorer_fingerprint.model_dump() if t.scorer_fingerprint else None)
-            for t in entry.tasks if t.scorer}
+            for t in entry.tasks if t.scorer and t.scorer not in READS_NOTHING}
 
 
 def others(entries: Iterable) -> list[tuple[str, str, Reading]]:

@@ -111,6 +111,11 @@ REFERENCE: dict[str, dict] = {
 }
 
 
+READS_NOTHING = frozenset({"abstain"})
+"""Scorers that read no response (``abstain``: an answer the variant's reader did not decide stays unanswered), so
+no reading of theirs can differ from another's."""
+
+
 def reference_for(scorer: Optional[str]) -> Optional[dict]:
     """The reference fingerprint of stance scorer ``scorer`` (None: polibench has no reference for it)."""
     return REFERENCE.get(scorer or "")

@@ -80,3 +80,17 @@ def test_site_marks_rows_read_by_another_scorer(entries, monkeypatch):
     as_reference = task.model_copy(update={"scorer": "embedded", "scorer_fingerprint": ScorerFingerprint(**print_)})
     reference_entry = entry.model_copy(update={"tasks": [as_reference]})
     assert scorer_badge(reference_entry, as_reference) == "" and scorers_banner([reference_entry]) == ""
+
+
+def test_a_task_read_by_abstain_is_no_reading(entries):
+    """``abstain`` reads no response (the non-English forced-choice tasks), so verify does not name it as another
+    scorer; any other scorer name without a reference still is."""
+    from types import SimpleNamespace
+
+    from polibench.leaderboard.scorers import entry_readings, others
+
+    tasks = [SimpleNamespace(name="pct-de-forced", scorer="abstain", scorer_fingerprint=None),
+             SimpleNamespace(name="pct", scorer="lexical", scorer_fingerprint=None)]
+    entry = SimpleNamespace(entry_id="e", tasks=tasks)
+    assert set(entry_readings(entry)) == {"pct"}
+    assert [(e, t) for e, t, _ in others([entry])] == [("e", "pct")]

@@ -94,10 +94,6 @@ def test_concurrent_first_use_trains_once(monkeypatch, tmp_path, capfd):
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="the shipped entries are re-read with the recipe-2 reference scorer in the `entries:` "
-                          "commit that follows the recipe change; that commit removes this mark (strict: it fails "
-                          "once they are)")
 def test_the_suite_scorer_reads_the_shipped_demo_entry_as_the_reference_did(trained_default):
     """Issue 36 §2: the scorer this test session trained (on whatever machine runs it) re-reads the shipped demo
     entry's responses within issue 36's goal: >= 99% of the (label, kept) pairs agree with the shipped reading and

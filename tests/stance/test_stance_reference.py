@@ -3,8 +3,6 @@ every shipped leaderboard entry: `polibench leaderboard verify` shows one finger
 
 from pathlib import Path
 
-import pytest
-
 from polibench.leaderboard.schema import entry_paths, load_entry
 from polibench.scoring.fingerprint import REFERENCE
 from polibench.stance.embedded import RECIPE_VERSION
@@ -16,9 +14,6 @@ def test_the_reference_is_of_the_default_recipe():
     assert REFERENCE["embedded"]["recipe_version"] == RECIPE_VERSION
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="the shipped entries are re-read with the reference scorer in the `entries:` commit that "
-                          "follows a recipe change; that commit removes this mark (strict: it fails once they are)")
 def test_every_shipped_entry_was_read_by_the_reference_scorer():
     reference = {k: REFERENCE["embedded"][k] for k in ("weights", "canary")}
     found = {(path.name, task.name): task.scorer_fingerprint.model_dump() if task.scorer_fingerprint else None
