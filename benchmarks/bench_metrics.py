@@ -87,9 +87,10 @@ def main() -> None:
     metrics_done = time.perf_counter()
     print(f"all metrics, {args.resamples:,} bootstrap resamples, {args.models} models: {metrics_done - viewed:.2f} s")
 
-    # compare_documents reads a document's results, model and run seed (the typed ResultsDocument's fields)
+    # compare_documents reads a document's results, model, run seed and scoring block (the typed ResultsDocument's
+    # fields); the synthetic runs were read by no scorer
     documents = [(Path(f"model-{k}"), SimpleNamespace(model={"model": f"model-{k}"},
-                                                      run=SimpleNamespace(seed=k, limit=None),
+                                                      run=SimpleNamespace(seed=k, limit=None), scoring={},
                                                       results={task.task: TaskResults.from_blocks(r)}))
                  for k, r in enumerate(results)]
     comparison = compare_documents(documents)
