@@ -11,6 +11,7 @@ silently stopped running. Locally, skips stay skips.
 
 import os
 import tempfile
+import time
 
 import pytest
 
@@ -115,3 +116,18 @@ def fork_runner():
     yield process
     process.stdin.close()
     process.wait(timeout=60)
+
+
+@pytest.fixture(scope="session")
+def trained_default(tmp_path_factory):
+    """``(checkpoint, seconds)``: the embedded default stance scorer, trained (or found in ``$POLIBENCH_CACHE``) once
+    per test session, in this process (no subprocess timeout applies to its first-use training, about a quarter of
+    an hour on 2 cores for recipe 2) and shared by every test that needs the real classifier."""
+    import polibench.stance.embedded as default
+
+    cache = os.environ.get("POLIBENCH_CACHE") or str(tmp_path_factory.mktemp("polibench-cache"))
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("POLIBENCH_CACHE", cache)
+        started = time.time()
+        path = default.ensure_default_checkpoint(show_progress=False)
+        yield path, time.time() - started
