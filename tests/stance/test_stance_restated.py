@@ -40,14 +40,13 @@ from scripts import load_script
 from polibench.stance import restated
 from polibench.stance.data import StanceExample, load_examples
 from polibench.stance.restated import AGREE_HELDOUT, DISAGREE_HELDOUT, marker, restate, restated_examples
-from polibench.taskspec.loader import load_registry
 
 TOOLS = Path(__file__).resolve().parents[2] / "tools" / "stance"
-# English statements only: the scorer reads English, and the PCT's translations (tasks/languages, issue 43) are
-# read by option tables, never by the stance scorer (polibench refuses an English scorer on them)
-STATEMENTS = sorted({item.text for inst in load_registry().instruments.values() for item in inst.items
-                     if getattr(inst, "language", None) in (None, "en")
-                     and item.text.rstrip().endswith((".", "!"))})  # a question cannot be restated as a claim
+BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
+# English claims only: the scorer reads English, and the PCT's translations (tasks/languages, issue 43) are read by
+# option tables, never by the stance scorer; a question cannot be restated as a claim. One list, shared with
+# benchmarks/bench_stance_restated.py, which reports the per-marker figures on the same statements.
+STATEMENTS = load_script(BENCHMARKS / "bench_stance_restated.py", "bench_stance_restated").builtin_statements()
 N = len(STATEMENTS)
 SETTINGS = settings(max_examples=1, deadline=None, derandomize=True, database=None,
                     phases=[Phase.explicit, Phase.generate],  # no shrinking: each example scores ~200 answers
