@@ -32,9 +32,9 @@ from polibench.leaderboard.artifacts import gzip_bytes, read_artifact
 from polibench.leaderboard.reread import reread_samples
 from polibench.leaderboard.schema import entry_json, entry_paths, load_entry
 from polibench.leaderboard.verify import VERIFIED, files_shipped, verify_path
+from polibench.results.check import recompute, recompute_run_metrics
 from polibench.results.files import atomic_write_text, parse_json, parse_samples
 from polibench.results.migrate import migrate
-from polibench.results.recompute import recompute, recompute_run_metrics
 from polibench.taskspec.loader import load_registry
 
 

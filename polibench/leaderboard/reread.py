@@ -21,10 +21,10 @@ from polibench.leaderboard import extract
 from polibench.leaderboard.artifacts import read_artifact
 from polibench.leaderboard.schema import load_entry
 from polibench.records import Sample
+from polibench.results.check import recompute
 from polibench.results.document import ResultsDocument
 from polibench.results.files import parse_json, parse_samples
 from polibench.results.migrate import migrate
-from polibench.results.recompute import recompute
 from polibench.scoring.base import StanceScorer
 from polibench.scoring.stage import score_samples
 
