@@ -29,7 +29,7 @@ from pathlib import Path
 
 from polibench.leaderboard import extract
 from polibench.leaderboard.artifacts import gzip_bytes, read_artifact
-from polibench.leaderboard.reread import reread_samples
+from polibench.leaderboard.reread import Scorers, reread_samples
 from polibench.leaderboard.schema import entry_json, entry_paths, load_entry
 from polibench.leaderboard.verify import VERIFIED, files_shipped, verify_path
 from polibench.results.check import recompute, recompute_run_metrics
@@ -68,29 +68,6 @@ def refresh(path: Path, scorers: Scorers | None = None) -> bool:
     return True
 
 
-class Scorers:
-    """Each task's stance scorer by its recorded name, made once per (name, labels), on this machine."""
-
-    def __init__(self, names: dict[str, str]):
-        self.names = names  # task -> the scorer name its run recorded
-        self.made: dict[tuple, object] = {}
-        self.labels: dict[str, tuple] = {}
-
-    def scorer_for(self, task: str, labels):
-        from polibench.scoring.registry import create_scorer
-
-        name = self.names.get(task, "embedded")
-        self.labels[task] = tuple(labels)
-        key = (name, tuple(labels))
-        if key not in self.made:
-            self.made[key] = create_scorer(name, labels, show_progress=False) if name == "embedded" else \
-                create_scorer(name, labels)
-        return self.made[key]
-
-    def used(self, task: str) -> dict:
-        return self.made[(self.names.get(task, "embedded"), self.labels[task])].describe()
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("entries", type=Path, help="entries folder (leaderboard/entries)")
@@ -111,7 +88,8 @@ def main(argv: list[str] | None = None) -> int:
             if args.reread:
                 results = read_artifact(path.parent, load_entry(path).results)
                 recorded = migrate(parse_json(results, "results"), "results")
-                scorers = Scorers({name: block.get("scorer") or "embedded" for name, block in recorded.scoring.items()})
+                scorers = Scorers(names={name: block.get("scorer") or "embedded"
+                                         for name, block in recorded.scoring.items()}, quiet=True)
                 if args.smoke:
                     _keep_first_read(path, 40)
             done = refresh(path, scorers)
