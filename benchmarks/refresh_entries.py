@@ -5,7 +5,8 @@
 
 For each entry whose samples and results are shipped: recompute every task's results and the run-level metrics
 from the samples (no model call, no stance scoring: the samples carry their stances), write the new
-results.json.gz beside the entry, and rewrite the entry's task summaries, run-level blocks and results hash.
+results.json.gz beside the entry (recording the SHA-256 of the shipped samples in it), and rewrite the entry's task
+summaries, run-level blocks and results hash.
 A built-in task's pairings with other tasks (``compare_with:``, which its stored config may predate) are taken
 from this polibench's task file; they are left out of the spec hash. Everything else (model,
 dates, samples) is kept. ``polibench leaderboard verify`` must then report every entry verified. Takes a few
@@ -28,7 +29,7 @@ import tempfile
 from pathlib import Path
 
 from polibench.leaderboard import extract
-from polibench.leaderboard.artifacts import gzip_bytes, read_artifact
+from polibench.leaderboard.artifacts import gzip_bytes, read_artifact, sha256_bytes
 from polibench.leaderboard.reread import Scorers, reread_samples
 from polibench.leaderboard.schema import entry_json, entry_paths, load_entry
 from polibench.leaderboard.verify import VERIFIED, files_shipped, verify_path
@@ -45,15 +46,18 @@ def refresh(path: Path, scorers: Scorers | None = None) -> bool:
     folder = path.parent
     if not files_shipped(entry, folder):
         return False
-    samples = parse_samples(read_artifact(folder, entry.samples), entry.samples.file)
+    shipped = read_artifact(folder, entry.samples)
+    samples = parse_samples(shipped, entry.samples.file)
     document = migrate(parse_json(read_artifact(folder, entry.results), entry.results.file), entry.results.file)
     if scorers is not None:
         samples = reread_samples(document, samples, scorers.scorer_for)
         document = document.model_copy(update={"scoring": {
             name: {**scorers.used(name), "threshold": block.get("threshold")}
             for name, block in document.scoring.items()}})
-        written = "".join(s.model_dump_json() + "\n" for s in samples).encode("utf-8")
-        entry = entry.model_copy(update={"samples": gzip_bytes(written, folder / entry.samples.file)})
+        shipped = "".join(s.model_dump_json() + "\n" for s in samples).encode("utf-8")
+        entry = entry.model_copy(update={"samples": gzip_bytes(shipped, folder / entry.samples.file)})
+    # the results record the hash of the samples they are computed from (before, a re-reading left the old one)
+    document = document.model_copy(update={"samples_sha256": sha256_bytes(shipped)})
     builtin = load_registry().tasks
     configs = {name: ({**config, "compare_with": [p.model_dump(mode="json") for p in builtin[name].compare_with]}
                       if name in builtin and builtin[name].compare_with and "compare_with" not in config else config)
