@@ -50,7 +50,7 @@ def score_command(args: argparse.Namespace) -> int:
     from polibench.cli.run import summary_lines
 
     document = checked.document.model_copy(update={"results": checked.results, "run_metrics": checked.run_metrics,
-                                                   "n_samples": sample_counts(run.document, run.samples)})
+                                                   "n_samples": sample_counts(run.document.n_samples, run.samples)})
     write_results(run_dir, document)
     write_report(run_dir, document)
     for line in summary_lines(document):  # the lines `polibench run` prints at its end

@@ -1,12 +1,11 @@
 """``polibench leaderboard verify``: re-check entries against the samples shipped beside them.
 
 For each entry: the schema and file name; the gzipped samples.jsonl and results.json against the entry's SHA-256;
-every metric and sample count recomputed from the samples against the results file
-(:func:`polibench.results.check.check`, the comparison ``score --check`` and ``submit`` make); and the entry's own
-numbers against a summary
-made afresh from the recomputation; the run-level metrics of the results file and those the entry keeps (the
-blocks of the run-level metrics with a board) against those recomputed from the samples; and its ``imported``
-record against the run's. Entries whose files are not shipped are reported as unverifiable, not as failures."""
+every metric, run-level metric and sample count recomputed from the samples against the results file
+(:func:`polibench.results.check.check`, the comparison ``score --check`` and ``submit`` make); the entry's own
+numbers and the run-level blocks it keeps (those of the run-level metrics with a board) against a summary made
+afresh from the recomputation; and its ``imported`` record against the run's. Entries whose files are not shipped
+are reported as unverifiable, not as failures."""
 
 from __future__ import annotations
 

@@ -169,8 +169,7 @@ class RunResponses:
 
     def check(self, plan: RunPlan) -> None:
         samples = self.folder.read().samples  # both files read and validated now, before any scorer is built
-        document = self.folder.document
-        found = count_differences(document, samples)
+        found = count_differences(self.folder.document.n_samples, samples)
         if found:
             raise PolibenchError(f"{self.folder.path}: samples.jsonl does not hold the samples results.json counts: "
                                  f"{describe(found, what='results.json', against='samples.jsonl')}")

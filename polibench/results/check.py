@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any, Optional, Sequence
+from typing import Any, Mapping, Optional, Sequence
 
 from polibench.metrics.bootstrap import DEFAULT_RESAMPLES
 from polibench.metrics.compute import compute_task_results
@@ -111,17 +111,18 @@ def recompute_run_metrics(document: ResultsDocument, samples: Sequence[Sample],
                                document.model)
 
 
-def sample_counts(document: ResultsDocument, samples: Sequence[Sample]) -> dict[str, int]:
-    """The samples per task: every task ``document.n_samples`` names (0 when none is there), then any other task
-    the samples hold."""
+def sample_counts(n_samples: Mapping[str, int], samples: Sequence[Sample]) -> dict[str, int]:
+    """The samples per task: every task the recorded ``n_samples`` names (0 when none is there), in its order, then
+    any other task the samples hold."""
     found = Counter(s.task for s in samples)
-    return {**{task: found.get(task, 0) for task in document.n_samples}, **found}
+    return {**{task: found.get(task, 0) for task in n_samples}, **found}
 
 
-def count_differences(document: ResultsDocument, samples: Sequence[Sample]) -> list[Difference]:
-    """Where the samples per task differ from ``document.n_samples`` (paths ``n_samples.<task>``): the one sample
-    count check of ``score --check``, ``submit``, ``leaderboard verify`` and ``score --scorer`` (re-scoring)."""
-    return differences(document.n_samples, sample_counts(document, samples), "n_samples")
+def count_differences(n_samples: Mapping[str, int], samples: Sequence[Sample]) -> list[Difference]:
+    """Where the samples per task differ from the recorded ``n_samples`` (paths ``n_samples.<task>``): the one
+    sample-count check, made by :func:`check` (``score --check``, ``submit``, ``leaderboard verify``), by re-scoring
+    (``score --scorer``, against results.json) and by ``merge`` (against each shard's shard.json)."""
+    return differences(dict(n_samples), sample_counts(n_samples, samples), "n_samples")
 
 
 @dataclass(frozen=True)
@@ -152,7 +153,7 @@ def check(document: ResultsDocument, samples: Sequence[Sample], samples_sha256: 
     moves."""
     results = recompute(document, samples)
     run_metrics = recompute_run_metrics(document, samples, results)
-    found = count_differences(document, samples)
+    found = count_differences(document.n_samples, samples)
     found += differences(document.results_json(), results_json(results), "results")
     found += differences(document.run_metrics.model_dump(mode="json"), run_metrics.model_dump(mode="json"),
                          "run_metrics")
