@@ -139,10 +139,10 @@ class ShardResponses:
         found: dict[tuple, tuple[Path, Sample]] = {}
         for folder, manifest in self.shards:
             samples = read_samples(folder / SAMPLES)
-            counts = count_differences(manifest.n_samples, samples)
-            if counts:
+            miscounted = count_differences(manifest.n_samples, samples)
+            if miscounted:
                 raise PolibenchError(f"{folder}: samples.jsonl does not hold the samples {SHARD} counts: "
-                                     f"{describe(counts, what=SHARD, against=SAMPLES)}")
+                                     f"{describe(miscounted, what=SHARD, against=SAMPLES)}")
             for number, sample in enumerate(samples, start=1):
                 slot = _slot(sample)
                 where = (f"task '{sample.task}' item '{sample.item_id}' form '{sample.form}' variant "
