@@ -5,7 +5,8 @@
 
 For each entry whose samples and results are shipped: recompute every task's results and the run-level metrics
 from the samples (no model call, no stance scoring: the samples carry their stances), write the new
-results.json.gz beside the entry, and rewrite the entry's task summaries, run-level blocks and results hash.
+results.json.gz beside the entry (recording the SHA-256 of the shipped samples in it), and rewrite the entry's task
+summaries, run-level blocks and results hash.
 A built-in task's pairings with other tasks (``compare_with:``, which its stored config may predate) are taken
 from this polibench's task file; they are left out of the spec hash. Everything else (model,
 dates, samples) is kept. ``polibench leaderboard verify`` must then report every entry verified. Takes a few
@@ -28,13 +29,13 @@ import tempfile
 from pathlib import Path
 
 from polibench.leaderboard import extract
-from polibench.leaderboard.artifacts import gzip_bytes, read_artifact
-from polibench.leaderboard.reread import reread_samples
+from polibench.leaderboard.artifacts import gzip_bytes, read_artifact, sha256_bytes
+from polibench.leaderboard.reread import Scorers, reread_samples
 from polibench.leaderboard.schema import entry_json, entry_paths, load_entry
 from polibench.leaderboard.verify import VERIFIED, files_shipped, verify_path
+from polibench.results.check import recompute, recompute_run_metrics
 from polibench.results.files import atomic_write_text, parse_json, parse_samples
 from polibench.results.migrate import migrate
-from polibench.results.recompute import recompute, recompute_run_metrics
 from polibench.taskspec.loader import load_registry
 
 
@@ -45,15 +46,18 @@ def refresh(path: Path, scorers: Scorers | None = None) -> bool:
     folder = path.parent
     if not files_shipped(entry, folder):
         return False
-    samples = parse_samples(read_artifact(folder, entry.samples), entry.samples.file)
+    shipped = read_artifact(folder, entry.samples)
+    samples = parse_samples(shipped, entry.samples.file)
     document = migrate(parse_json(read_artifact(folder, entry.results), entry.results.file), entry.results.file)
     if scorers is not None:
         samples = reread_samples(document, samples, scorers.scorer_for)
         document = document.model_copy(update={"scoring": {
             name: {**scorers.used(name), "threshold": block.get("threshold")}
             for name, block in document.scoring.items()}})
-        written = "".join(s.model_dump_json() + "\n" for s in samples).encode("utf-8")
-        entry = entry.model_copy(update={"samples": gzip_bytes(written, folder / entry.samples.file)})
+        shipped = "".join(s.model_dump_json() + "\n" for s in samples).encode("utf-8")
+        entry = entry.model_copy(update={"samples": gzip_bytes(shipped, folder / entry.samples.file)})
+    # the results record the hash of the samples they are computed from (before, a re-reading left the old one)
+    document = document.model_copy(update={"samples_sha256": sha256_bytes(shipped)})
     builtin = load_registry().tasks
     configs = {name: ({**config, "compare_with": [p.model_dump(mode="json") for p in builtin[name].compare_with]}
                       if name in builtin and builtin[name].compare_with and "compare_with" not in config else config)
@@ -66,29 +70,6 @@ def refresh(path: Path, scorers: Scorers | None = None) -> bool:
                                      "run_metrics": extract.run_blocks(document.run_metrics)})
     atomic_write_text(path, entry_json(entry))
     return True
-
-
-class Scorers:
-    """Each task's stance scorer by its recorded name, made once per (name, labels), on this machine."""
-
-    def __init__(self, names: dict[str, str]):
-        self.names = names  # task -> the scorer name its run recorded
-        self.made: dict[tuple, object] = {}
-        self.labels: dict[str, tuple] = {}
-
-    def scorer_for(self, task: str, labels):
-        from polibench.scoring.registry import create_scorer
-
-        name = self.names.get(task, "embedded")
-        self.labels[task] = tuple(labels)
-        key = (name, tuple(labels))
-        if key not in self.made:
-            self.made[key] = create_scorer(name, labels, show_progress=False) if name == "embedded" else \
-                create_scorer(name, labels)
-        return self.made[key]
-
-    def used(self, task: str) -> dict:
-        return self.made[(self.names.get(task, "embedded"), self.labels[task])].describe()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -111,7 +92,8 @@ def main(argv: list[str] | None = None) -> int:
             if args.reread:
                 results = read_artifact(path.parent, load_entry(path).results)
                 recorded = migrate(parse_json(results, "results"), "results")
-                scorers = Scorers({name: block.get("scorer") or "embedded" for name, block in recorded.scoring.items()})
+                scorers = Scorers(names={name: block.get("scorer") or "embedded"
+                                         for name, block in recorded.scoring.items()}, quiet=True)
                 if args.smoke:
                     _keep_first_read(path, 40)
             done = refresh(path, scorers)

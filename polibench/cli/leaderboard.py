@@ -116,10 +116,9 @@ def readings_report(entries_dir: Path) -> None:
 
 def rescore_report(entries_dir: Path, patterns: list[str], scorer: str) -> None:
     """``verify --rescore``: each chosen entry re-read with ``scorer``; what changes, how far positions move."""
-    from polibench.leaderboard.reread import reread_entry
+    from polibench.leaderboard.reread import Scorers, reread_entry
     from polibench.leaderboard.scorers import others
     from polibench.scoring.fingerprint import describe
-    from polibench.scoring.registry import create_scorer
 
     entries = _entries(entries_dir)
     if patterns:
@@ -134,17 +133,10 @@ def rescore_report(entries_dir: Path, patterns: list[str], scorer: str) -> None:
         if not chosen:
             print("--rescore: every entry was read by the reference scorer; name entries to re-read them anyway")
             return
-    made: dict[tuple, object] = {}
-
-    def scorer_for(task, labels):
-        key = tuple(labels)
-        if key not in made:
-            made[key] = create_scorer(scorer, labels)
-        return made[key]
-
+    scorers = Scorers(default=scorer)  # one scorer per label set, shared by every chosen entry
     for path, _ in chosen:
-        found = reread_entry(path, scorer_for, show_progress=False)
-        used = next((s.describe().get("fingerprint") for s in made.values()), None)
+        found = reread_entry(path, scorers, show_progress=False)
+        used = scorers.fingerprint()
         print(f"re-read {path.name} with this machine's {scorer} scorer {describe(used)}: {found.read} responses read "
               f"by a scorer; {found.labels_changed} labels changed, {found.pairs_changed} (label, kept) pairs "
               f"changed ({found.agreement:.1%} agree)")

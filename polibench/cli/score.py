@@ -1,5 +1,6 @@
 """``polibench score RUN_DIR``: recompute results.json from samples.jsonl and the specs stored in the run, and
-print the summary lines ``polibench run`` prints. With ``--scorer X --output NEW``: score the run's responses
+print the summary lines ``polibench run`` prints; with ``--check``, only compare (:func:`polibench.results.check.check`,
+the comparison ``submit`` and ``leaderboard verify`` make). With ``--scorer X --output NEW``: score the run's responses
 again with another stance scorer (nothing is generated) and write a new run folder that records where its
 responses came from (``run.rescored_from`` in results.json)."""
 
@@ -12,12 +13,10 @@ from pathlib import Path
 from polibench.cli.args import parse_kv, probability
 from polibench.errors import PolibenchError
 from polibench.kit.files import check_writable
-from polibench.metrics.run_level import RunMetrics
 from polibench.report.markdown import write_report
-from polibench.results.document import ResultsDocument, TaskResults
+from polibench.results.check import check, sample_counts
 from polibench.results.files import write_results
 from polibench.results.folder import RunFolder
-from polibench.results.recompute import recompute, recompute_run_metrics, results_json
 
 
 def add_parser(sub) -> None:
@@ -25,7 +24,8 @@ def add_parser(sub) -> None:
                                      "with another scorer into a new run folder (--scorer X --output NEW)")
     p.add_argument("run_dir", help="a finished run folder")
     p.add_argument("--check", action="store_true",
-                   help="do not write; exit 1 if the stored results differ from the recomputation")
+                   help="do not write; exit 1 if the stored results, run-level metrics or sample counts differ "
+                        "from those recomputed from samples.jsonl (numbers within 1e-9 relative)")
     p.add_argument("--scorer", help="score the run's responses again with this stance scorer (see `polibench "
                                     "list`); needs --output")
     p.add_argument("--scorer-args", help="with --scorer: scorer options as k=v,k=v")
@@ -35,27 +35,22 @@ def add_parser(sub) -> None:
     p.set_defaults(handler=score_command)
 
 
-def recompute_run(run_dir: Path) -> tuple[ResultsDocument, dict[str, TaskResults], RunMetrics]:
-    """(stored results document, recomputed results per task, recomputed run-level metrics) of a run folder."""
-    run = RunFolder(run_dir)
-    recomputed = recompute(run.document, run.samples)
-    return run.document, recomputed, recompute_run_metrics(run.document, run.samples, recomputed)
-
-
 def score_command(args: argparse.Namespace) -> int:
     run_dir = Path(args.run_dir)
     if args.scorer or args.output or args.scorer_args or args.threshold is not None:
         return rescore_command(args, run_dir)
     if not args.check and run_dir.is_dir():
         check_writable(run_dir)  # before the recomputation: its results could not be saved
-    document, recomputed, run_metrics = recompute_run(run_dir)
-    same = results_json(recomputed) == document.results_json() and run_metrics == document.run_metrics
+    run = RunFolder(run_dir)
+    checked = check(run.document, run.samples)
+    same = checked.matches
     if args.check:
-        print("results.json matches samples.jsonl" if same else "results.json DIFFERS from samples.jsonl")
+        print("results.json matches samples.jsonl" if same else checked.why(str(run_dir)))
         return 0 if same else 1
     from polibench.cli.run import summary_lines
 
-    document = document.model_copy(update={"results": recomputed, "run_metrics": run_metrics})
+    document = checked.document.model_copy(update={"results": checked.results, "run_metrics": checked.run_metrics,
+                                                   "n_samples": sample_counts(run.document.n_samples, run.samples)})
     write_results(run_dir, document)
     write_report(run_dir, document)
     for line in summary_lines(document):  # the lines `polibench run` prints at its end

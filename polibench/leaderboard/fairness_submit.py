@@ -33,9 +33,9 @@ from polibench.fairness.train import PREDICTIONS, RUN
 from polibench.kit.files import atomic_write_text
 from polibench.kit.jsonl import iter_jsonl, line_error
 from polibench.leaderboard.artifacts import gzip_bytes, read_artifact
-from polibench.leaderboard.compare import describe, differences
 from polibench.leaderboard.schema import Artifact, Strict, read_json, validated
 from polibench.leaderboard.verify import FAILED, VERIFIED, Outcome
+from polibench.results.check import describe, differences
 
 FORMAT = "polibench-fairness-submission"
 DEFAULT_FAIRNESS = "leaderboard/fairness"

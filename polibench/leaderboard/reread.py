@@ -15,21 +15,59 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Optional, Sequence
+from typing import Callable, Mapping, Optional, Sequence
 
 from polibench.leaderboard import extract
 from polibench.leaderboard.artifacts import read_artifact
 from polibench.leaderboard.schema import load_entry
 from polibench.records import Sample
+from polibench.results.check import recompute
 from polibench.results.document import ResultsDocument
 from polibench.results.files import parse_json, parse_samples
 from polibench.results.migrate import migrate
-from polibench.results.recompute import recompute
 from polibench.scoring.base import StanceScorer
 from polibench.scoring.stage import score_samples
 
 # (task name, its labels) -> the scorer that re-reads the task's responses
 ScorerFor = Callable[[str, Sequence[str]], StanceScorer]
+
+
+class Scorers:
+    """A :data:`ScorerFor` that makes each stance scorer once per (scorer name, labels), on this machine: tasks with
+    the same labels share one scorer (one training of ``embedded`` on first use, one model load). ``names``: task ->
+    the scorer to re-read it with (``default`` for any other task). ``quiet``: no progress bar while ``embedded``
+    trains (the other scorers take no such option)."""
+
+    def __init__(self, default: str = "embedded", names: Optional[Mapping[str, str]] = None, quiet: bool = False):
+        self.default = default
+        self.names = dict(names or {})
+        self.quiet = quiet
+        self.made: dict[tuple[str, tuple[str, ...]], StanceScorer] = {}
+        self.labels: dict[str, tuple[str, ...]] = {}  # task -> the labels it was re-read with
+
+    def _key(self, task: str) -> tuple[str, tuple[str, ...]]:
+        return self.names.get(task, self.default), self.labels[task]
+
+    def scorer_for(self, task: str, labels: Sequence[str]) -> StanceScorer:
+        from polibench.scoring.registry import create_scorer
+
+        self.labels[task] = tuple(labels)
+        key = self._key(task)
+        if key not in self.made:
+            name = key[0]
+            options = {"show_progress": False} if self.quiet and name == "embedded" else {}
+            self.made[key] = create_scorer(name, labels, **options)
+        return self.made[key]
+
+    __call__ = scorer_for
+
+    def used(self, task: str) -> dict:
+        """The description (name, labels, options, fingerprint) of the scorer that re-read ``task``."""
+        return self.made[self._key(task)].describe()
+
+    def fingerprint(self) -> Optional[dict]:
+        """The fingerprint of the first scorer made (None before any, or for a scorer that has none)."""
+        return next((s.describe().get("fingerprint") for s in self.made.values()), None)
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import datetime as _dt
 import functools
-from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,14 +18,13 @@ from polibench.errors import PolibenchError
 from polibench.hashing import file_sha256
 from polibench.leaderboard import extract
 from polibench.leaderboard.artifacts import gzip_copy
-from polibench.leaderboard.compare import describe, differences
 from polibench.leaderboard.naming import entry_id, public_model_id, scrub_secrets
 from polibench.leaderboard.schema import Entry, ModelInfo, RunInfo, entry_json, load_entry
 from polibench.metrics.position import LIMIT_LABEL
 from polibench.metrics.run_level import RunMetrics
+from polibench.results.check import Checked, check
 from polibench.results.document import ResultsDocument, TaskResults
 from polibench.results.files import RESULTS, SAMPLES, atomic_write_text, read_results, read_samples
-from polibench.results.recompute import recompute, recompute_run_metrics, results_json
 
 
 @dataclass
@@ -36,35 +34,17 @@ class Submission:
     replaced: bool
 
 
-def checked_run(run_dir: Path) -> tuple[ResultsDocument, dict[str, TaskResults], RunMetrics]:
-    """(results document, recomputed results, recomputed run-level metrics) of a run whose stored numbers match its
-    samples."""
+def checked_run(run_dir: Path) -> Checked:
+    """A run whose stored numbers, sample counts and recorded samples hash match its samples (else one error naming
+    the first differences), with its recomputed numbers."""
     if not run_dir.is_dir():
         raise PolibenchError(f"{run_dir}: no such run folder")
     document = read_results(run_dir)
     samples = read_samples(run_dir / SAMPLES)
-    recomputed = recompute(document, samples)
-    diffs = differences(document.results_json(), results_json(recomputed))
-    if diffs:
-        raise PolibenchError(f"{run_dir}/{RESULTS} disagrees with the metrics recomputed from {SAMPLES}: "
-                             f"{describe(diffs)}")
-    run_metrics = recompute_run_metrics(document, samples, recomputed)
-    diffs = differences(document.run_metrics.model_dump(mode="json"), run_metrics.model_dump(mode="json"),
-                        "run_metrics")
-    if diffs:
-        raise PolibenchError(f"{run_dir}/{RESULTS}: its run-level metrics disagree with those recomputed from "
-                             f"{SAMPLES} (`polibench score {run_dir}` recomputes them): {describe(diffs)}")
-    digest = file_sha256(run_dir / SAMPLES)
-    recorded = document.samples_sha256
-    if recorded and recorded != digest:
-        raise PolibenchError(f"{run_dir}/{SAMPLES}: SHA-256 {digest[:16]}... does not match the "
-                             f"{recorded[:16]}... recorded in {RESULTS}")
-    counts = Counter(s.task for s in samples)
-    for task, n in document.n_samples.items():
-        if counts.get(task, 0) != n:
-            raise PolibenchError(f"{run_dir}/{SAMPLES}: {counts.get(task, 0)} samples of task '{task}', "
-                                 f"but {RESULTS} says {n}")
-    return document, recomputed, run_metrics
+    checked = check(document, samples, samples_sha256=file_sha256(run_dir / SAMPLES))
+    if not checked.matches:
+        raise PolibenchError(checked.why(str(run_dir)) + f" (`polibench score {run_dir}` recomputes them)")
+    return checked
 
 
 @functools.lru_cache(maxsize=1)
@@ -119,7 +99,8 @@ def make_entry(run_dir: Path, document: ResultsDocument, recomputed: dict[str, T
 
 def submit(run_dir: Path, entries_dir: Path, force: bool = False, allow_partial: bool = False,
            allow_custom_tasks: bool = False, model_id: str | None = None) -> Submission:
-    document, recomputed, run_metrics = checked_run(run_dir)
+    checked = checked_run(run_dir)
+    document, recomputed, run_metrics = checked.document, checked.results, checked.run_metrics
     if document.run.limit is not None and not allow_partial:
         raise PolibenchError(f"{run_dir}: a partial run (--limit {document.run.limit}: {LIMIT_LABEL}); the "
                              "leaderboard wants every item (use --allow-partial for a test entry)")

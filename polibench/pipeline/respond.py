@@ -31,6 +31,7 @@ from polibench.models.stage import generate_samples
 from polibench.pipeline.plan import RunOptions, RunPlan, build_samples
 from polibench.pipeline.score import first_use_plans
 from polibench.records import Sample
+from polibench.results.check import count_differences, describe
 from polibench.results.folder import RunFolder
 
 
@@ -168,12 +169,10 @@ class RunResponses:
 
     def check(self, plan: RunPlan) -> None:
         samples = self.folder.read().samples  # both files read and validated now, before any scorer is built
-        for task in plan.tasks:
-            expected = self.folder.document.n_samples.get(task.task)
-            found = sum(1 for s in samples if s.task == task.task)
-            if expected is not None and found != expected:
-                raise PolibenchError(f"{self.folder.path}: samples.jsonl holds {found} samples of task "
-                                     f"'{task.task}', results.json says {expected}")
+        found = count_differences(self.folder.document.n_samples, samples)
+        if found:
+            raise PolibenchError(f"{self.folder.path}: samples.jsonl does not hold the samples results.json counts: "
+                                 f"{describe(found, what='results.json', against='samples.jsonl')}")
 
     def prepare(self, plan: RunPlan) -> None:
         return None

@@ -23,6 +23,7 @@ from polibench.errors import PolibenchError
 from polibench.pipeline.plan import RunOptions, RunPlan, build_samples
 from polibench.pipeline.respond import Responses
 from polibench.records import Sample, Usage
+from polibench.results.check import count_differences, describe
 from polibench.results.files import SAMPLES, read_samples
 from polibench.results.shard import SHARD, ShardManifest, read_manifest
 
@@ -138,10 +139,10 @@ class ShardResponses:
         found: dict[tuple, tuple[Path, Sample]] = {}
         for folder, manifest in self.shards:
             samples = read_samples(folder / SAMPLES)
-            counts = {t: sum(1 for s in samples if s.task == t) for t in manifest.n_samples}
-            if counts != manifest.n_samples or len(samples) != sum(counts.values()):
-                raise PolibenchError(f"{folder}: samples.jsonl holds {len(samples)} samples, {SHARD} says "
-                                     f"{sum(manifest.n_samples.values())}")
+            miscounted = count_differences(manifest.n_samples, samples)
+            if miscounted:
+                raise PolibenchError(f"{folder}: samples.jsonl does not hold the samples {SHARD} counts: "
+                                     f"{describe(miscounted, what=SHARD, against=SAMPLES)}")
             for number, sample in enumerate(samples, start=1):
                 slot = _slot(sample)
                 where = (f"task '{sample.task}' item '{sample.item_id}' form '{sample.form}' variant "

@@ -132,7 +132,7 @@ def one_error(capsys) -> str:
 
 
 @pytest.mark.parametrize("case", ["missing", "duplicate", "twice", "seed", "model", "count", "not a shard",
-                                  "a run", "overlap", "edited"])
+                                  "a run", "overlap", "edited", "recounted"])
 def test_bad_shards_are_one_message_exit_2_and_write_nothing(runs, tmp_path_factory, tmp_path, capsys, case):
     full, shards, _ = runs
     root = tmp_path_factory.getbasetemp() / "other-plans"
@@ -164,11 +164,21 @@ def test_bad_shards_are_one_message_exit_2_and_write_nothing(runs, tmp_path_fact
     elif case == "overlap":
         bad = _overlapping(shards, tmp_path / "overlap")
         given, message = [s0, str(bad), s2], "overlapping shards"
-    else:
+    elif case == "edited":
         edited = tmp_path / "edited"
         shutil.copytree(shards[2], edited)
         (edited / "samples.jsonl").write_text("\n".join(lines(edited)[1:]) + "\n", encoding="utf-8")
         given, message = [s0, s1, str(edited)], f"{edited / 'samples.jsonl'}: its SHA-256 is not the one shard.json"
+    else:  # a sample dropped and shard.json's hash updated, its counts not: the sample-count check catches it
+        edited = tmp_path / "recounted"
+        shutil.copytree(shards[2], edited)
+        dropped = json.loads(lines(edited)[0])["task"]
+        (edited / "samples.jsonl").write_text("\n".join(lines(edited)[1:]) + "\n", encoding="utf-8")
+        manifest = json.loads((edited / "shard.json").read_text())
+        manifest["samples_sha256"] = file_sha256(edited / "samples.jsonl")
+        (edited / "shard.json").write_text(json.dumps(manifest, indent=2))
+        n = manifest["n_samples"][dropped]
+        given, message = [s0, s1, str(edited)], f"n_samples.{dropped}: shard.json {n}, samples.jsonl {n - 1}"
     capsys.readouterr()
     out = tmp_path / "merged"
     assert main(["merge", *given, "--output", str(out)]) == 2

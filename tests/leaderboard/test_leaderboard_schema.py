@@ -7,9 +7,9 @@ import pytest
 
 from polibench.errors import PolibenchError
 from polibench.leaderboard import extract
-from polibench.leaderboard.compare import describe, differences
 from polibench.leaderboard.naming import entry_id, public_model_id, scrub_secrets, slug
 from polibench.leaderboard.schema import ENTRY_ID_PATTERN, Entry, entry_json, load_entry
+from polibench.results.check import describe, differences
 
 NASTY = ["../../etc/passwd", "..", ".", "/abs/path/model", "a/b\\c", "<img src=x onerror=alert(1)>", "", "   ",
          "~/.ssh/id_rsa", "C:\\models\\x.gguf", "x" * 500, "модель/ügly name", "..\\..\\win", "a..b"]
@@ -136,7 +136,7 @@ def test_differences_name_the_path_of_each_changed_number():
     stored = {"pct": {"pct": {"economic": 1.0, "per_variant": {"a": {"social": 2.0}}}, "n": [1, 2]}}
     recomputed = {"pct": {"pct": {"economic": 1.0 + 1e-12, "per_variant": {"a": {"social": 2.5}}}, "n": [1, 3]}}
     diffs = differences(stored, recomputed)
-    assert [d[0] for d in diffs] == ["pct.pct.per_variant.a.social", "pct.n[1]"]
+    assert [d.path for d in diffs] == ["pct.pct.per_variant.a.social", "pct.n[1]"]
     assert "pct.pct.per_variant.a.social: stored 2.0, recomputed 2.5" in describe(diffs)
     assert differences(stored, json.loads(json.dumps(stored))) == []
 

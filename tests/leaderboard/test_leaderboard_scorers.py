@@ -12,7 +12,7 @@ import pytest
 from leaderboard_helpers import make_run
 
 from polibench.cli.main import main
-from polibench.leaderboard.reread import reread_entry
+from polibench.leaderboard.reread import Scorers, reread_entry
 from polibench.leaderboard.schema import ScorerFingerprint, load_entry
 from polibench.scoring import fingerprint
 from polibench.scoring.base import StanceResult, StanceScorer
@@ -48,6 +48,32 @@ def test_rescore_with_the_same_scorer_changes_nothing(entries, capsys):
     assert f"re-read {ENTRY}.json with this machine's lexical scorer" in out
     assert "0 labels changed, 0 (label, kept) pairs changed (100.0% agree)" in out
     assert "(moves 0.00 of its interval's width)" in out or "zero-width" in out
+
+
+def test_scorers_are_made_once_per_name_and_label_set(monkeypatch):
+    """The cache behind ``verify --rescore`` and ``refresh_entries.py --reread``: tasks with the same scorer and labels
+    share one scorer (one training of ``embedded``), another label set or scorer name gets its own, and ``quiet``
+    reaches ``embedded`` only (the other scorers take no progress option)."""
+    from polibench.leaderboard import reread
+    from polibench.scoring import registry
+
+    made = []
+
+    def create_scorer(name, labels, **options):
+        made.append((name, tuple(labels), options))
+        return AgreeWithEverything(labels)
+
+    monkeypatch.setattr(registry, "create_scorer", create_scorer)
+    scorers = Scorers(default="lexical", names={"c": "embedded", "d": "embedded"}, quiet=True)
+    two, three = ["agree", "disagree"], ["agree", "disagree", "neutral"]
+    first = scorers("a", two)
+    assert scorers.scorer_for("b", tuple(two)) is first          # same name, same labels: the same scorer
+    assert scorers("a", three) is not first                       # another label set
+    assert scorers("c", two) is not first and scorers("d", two) is scorers("c", two)  # another name
+    assert made == [("lexical", tuple(two), {}), ("lexical", tuple(three), {}),
+                    ("embedded", tuple(two), {"show_progress": False})]
+    assert scorers.used("c") == scorers.made[("embedded", tuple(two))].describe()
+    assert reread.Scorers(default="lexical").fingerprint() is None  # nothing made yet, no fingerprint
 
 
 class AgreeWithEverything(StanceScorer):

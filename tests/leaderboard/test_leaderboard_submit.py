@@ -71,7 +71,7 @@ def test_tampered_samples_are_refused(run, tmp_path, capsys):
     (run / "samples.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
     assert submit(run, tmp_path / "entries") == 2
     err = capsys.readouterr().err
-    assert "disagrees with the metrics recomputed from samples.jsonl" in err and "coverage.kept_labels" in err
+    assert "DIFFERS from the numbers recomputed from samples.jsonl" in err and "coverage.kept_labels" in err
 
 
 def _flip_first_kept(records):
@@ -93,11 +93,11 @@ def test_samples_hash_recorded_by_the_run_must_match(run, tmp_path, capsys):
     first["response"] += " (edited)"
     (run / "samples.jsonl").write_text("\n".join([json.dumps(first), *lines[1:]]) + "\n")
     assert submit(run, tmp_path / "entries") == 2
-    assert "SHA-256" in capsys.readouterr().err
+    assert "samples_sha256: stored" in capsys.readouterr().err
     results["samples_sha256"] = "0" * 64
     (run / "results.json").write_text(json.dumps(results))
     assert submit(run, tmp_path / "entries") == 2
-    assert "SHA-256" in capsys.readouterr().err
+    assert "samples_sha256: stored '0000000000" in capsys.readouterr().err
 
 
 def test_edited_task_spec_is_refused(run, tmp_path, capsys):

@@ -7,8 +7,8 @@ import pytest
 from metrics_samples import make_run
 
 from polibench.cli.main import main
+from polibench.results.check import recompute, results_json
 from polibench.results.files import read_results, read_samples
-from polibench.results.recompute import recompute, results_json
 
 
 @pytest.fixture(scope="module")

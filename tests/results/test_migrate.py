@@ -8,10 +8,10 @@ from metrics_samples import make_run
 
 from polibench.cli.main import main
 from polibench.errors import PolibenchError
+from polibench.results.check import recompute, results_json
 from polibench.results.document import FORMAT, VERSION
 from polibench.results.files import read_results, read_samples
 from polibench.results.migrate import migrate
-from polibench.results.recompute import recompute, results_json
 
 
 def cultural(tree):
