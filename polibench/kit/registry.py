@@ -200,6 +200,17 @@ class Registry(Generic[T]):
         return [(name, self._resolved[name]) for name in self._entries() if name in self._resolved]
 
 
+def subclass_of(base: type[T]) -> Callable[[str, Any], type[T]]:
+    """A :class:`Registry` check for registries of classes (backends, scorers): the entry is a subclass of ``base``."""
+
+    def check(name: str, found: Any) -> type[T]:
+        if not (isinstance(found, type) and issubclass(found, base)):
+            raise TypeError(f"is not a {base.__name__} subclass (got {found!r})")
+        return found
+
+    return check
+
+
 @dataclass(frozen=True)
 class Family:
     """One measurement family as its entry point (group ``polibench.families``, ``"package.module:FAMILY"``) names

@@ -6,7 +6,8 @@ the leaderboard take labels, ranges and directions from the registered :class:`E
 from a list of their own. A metric also carries how it is shown (:class:`Metric`'s hooks: the report's lines,
 figures and run summary, the ``compare`` columns), so the report, ``run`` and the leaderboard name no metric.
 A new metric family plugs in with :func:`register_metric`, or from another package through the
-``polibench.metrics`` entry-point group (:mod:`polibench.plugins`; see docs/architecture.md, "Plugins");
+``polibench.metrics`` entry-point group (:data:`METRICS`, a :class:`polibench.kit.registry.Registry`; see
+docs/architecture.md, "Plugins");
 nothing else needs editing.
 """
 
@@ -20,7 +21,7 @@ from typing import Any, Callable, Optional, Sequence, Union
 import numpy as np
 from pydantic import BaseModel
 
-from polibench.errors import PolibenchError
+from polibench.kit.registry import Registry
 from polibench.metrics.columns import ResponseTable
 from polibench.taskspec.schema import Instrument, TaskConfig
 
@@ -167,65 +168,52 @@ class Metric:
         return default if found is None else found(block, *args)
 
 
-_METRICS: dict[str, Metric] = {}
-_PLUGINS_LOADED = False
+def _checked(name: str, found: Any) -> Metric:
+    """What a metric's name resolves to: a :class:`Metric` (or a function making one) registered under its own
+    name, whose results key no other metric uses."""
+    metric = found() if callable(found) and not isinstance(found, Metric) else found
+    if not isinstance(metric, Metric):
+        raise TypeError(f"is not a polibench Metric (got {type(metric).__name__})")
+    if metric.name != name:
+        raise ValueError(f"is a metric named '{metric.name}', not '{name}'")
+    taken = {m.key: m.name for other, m in METRICS.resolved() if other != name}
+    if metric.key in taken or metric.key in RESERVED_KEYS:
+        raise ValueError(f"metric '{metric.name}': results key '{metric.key}' is already used")
+    return metric
 
 
-def _load_plugins() -> None:
-    """Register the metrics of installed plugin packages (entry-point group ``polibench.metrics``), once."""
-    global _PLUGINS_LOADED
-    if not _PLUGINS_LOADED:
-        _PLUGINS_LOADED = True
-        from polibench.plugins import load_group
-
-        for name, found in load_group("metrics").items():
-            metric = found() if callable(found) and not isinstance(found, Metric) else found
-            if not isinstance(metric, Metric):
-                raise PolibenchError(f"plugin metric '{name}' is not a polibench Metric (got {type(metric).__name__})")
-            if metric.name not in _METRICS:
-                register_metric(metric)
+# Every metric by name: the built-in ones (registered by their modules, imported at the bottom of this one), then
+# the families' and the installed plugin packages' (entry-point group ``polibench.metrics``).
+METRICS: Registry[Metric] = Registry("metric", group="metrics", part="metrics", check=_checked)
 
 
 def register_metric(metric: Metric, replace: bool = False) -> Metric:
     """Add ``metric``; its name and key must be new unless ``replace``."""
-    taken = {m.key: m.name for m in _METRICS.values() if m.name != metric.name}
-    if not replace and metric.name in _METRICS:
-        raise ValueError(f"a metric named '{metric.name}' is already registered")
-    if metric.key in taken or metric.key in RESERVED_KEYS:
-        raise ValueError(f"metric '{metric.name}': results key '{metric.key}' is already used")
-    _METRICS[metric.name] = metric
+    METRICS.add(metric.name, metric, replace=replace)
     return metric
 
 
 def unregister_metric(name: str) -> None:
-    _METRICS.pop(name, None)
+    METRICS.remove(name)
 
 
 def registered() -> dict[str, Metric]:
-    _load_plugins()
-    return dict(_METRICS)
+    """Every metric by name, in registration order (the built-in ones, then the plugins')."""
+    return dict(METRICS.items())
 
 
 def get_metric(name: str) -> Metric:
-    _load_plugins()
-    if name not in _METRICS:
-        raise PolibenchError(f"unknown metric '{name}'; registered metrics: {', '.join(sorted(_METRICS))}")
-    return _METRICS[name]
+    return METRICS.get(name)
 
 
 def metric_for_key(key: str) -> Optional[Metric]:
     """The metric whose block is stored under ``key`` in ``results[task]``, if any."""
-    _load_plugins()
-    return next((m for m in _METRICS.values() if m.key == key), None)
+    return next((m for _, m in METRICS.items() if m.key == key), None)
 
 
 def check_metric_names(task: str, names: Sequence[str]) -> None:
     """One error listing every unknown metric name of ``task`` (run before any model call)."""
-    _load_plugins()
-    unknown = [n for n in names if n not in _METRICS]
-    if unknown:
-        raise PolibenchError(f"task '{task}': unknown metric(s) {', '.join(unknown)}; registered metrics: "
-                             f"{', '.join(sorted(_METRICS))}")
+    METRICS.require(names, f"task '{task}'")
 
 
 def check_metric_specs(task: TaskConfig, instruments: dict[str, Instrument], variant_ids: list[str]) -> None:
@@ -233,7 +221,7 @@ def check_metric_specs(task: TaskConfig, instruments: dict[str, Instrument], var
     run with :func:`check_metric_names`, before any model call."""
     check_metric_names(task.task, task.metrics)
     for name in task.metrics:
-        check = _METRICS[name].check_spec
+        check = METRICS.get(name).check_spec
         if check is not None:
             check(task, instruments, variant_ids)
 

@@ -8,8 +8,8 @@ blocks are stored in results.json under ``run_metrics``, one key per metric (:cl
 registry), checked by ``score --check``, and shown by the metric's own hooks: its report.md section, the lines
 ``polibench run`` prints and its leaderboard board. The built-in ones are registered in
 :mod:`polibench.metrics.run_builtin`; another package adds one with :func:`register_run_metric` or through the
-``polibench.run_metrics`` entry-point group (:mod:`polibench.plugins`; docs/architecture.md, "How to write a
-run-level metric").
+``polibench.run_metrics`` entry-point group (:data:`RUN_METRICS`, a :class:`polibench.kit.registry.Registry`;
+docs/architecture.md, "How to write a run-level metric").
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from typing import Any, Callable, Mapping, Optional, Sequence
 
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError, model_validator
 
-from polibench.errors import PolibenchError
+from polibench.kit.registry import Registry
 from polibench.metrics.registry import Hook, resolve_hook
 from polibench.records import Sample
 from polibench.taskspec.schema import Instrument, TaskConfig
@@ -85,42 +85,36 @@ class RunMetric:
         return resolve_hook(self.board)
 
 
-_RUN_METRICS: dict[str, RunMetric] = {}
-_PLUGINS_LOADED = False
+def _checked(name: str, found: Any) -> RunMetric:
+    """What a run-level metric's name resolves to: a :class:`RunMetric` (or a function making one) of that name."""
+    metric = found() if callable(found) and not isinstance(found, RunMetric) else found
+    if not isinstance(metric, RunMetric):
+        raise TypeError(f"is not a polibench RunMetric (got {type(metric).__name__})")
+    if metric.name != name:
+        raise ValueError(f"is a run-level metric named '{metric.name}', not '{name}'")
+    return metric
 
 
-def _load_plugins() -> None:
-    """Register the run-level metrics of installed plugin packages (group ``polibench.run_metrics``), once."""
-    global _PLUGINS_LOADED
-    if not _PLUGINS_LOADED:
-        _PLUGINS_LOADED = True
-        from polibench.plugins import load_group
-
-        for name, found in load_group("run_metrics").items():
-            metric = found() if callable(found) and not isinstance(found, RunMetric) else found
-            if not isinstance(metric, RunMetric):
-                raise PolibenchError(f"plugin run-level metric '{name}' is not a polibench RunMetric "
-                                     f"(got {type(metric).__name__})")
-            if metric.name not in _RUN_METRICS:
-                register_run_metric(metric)
+# Every run-level metric by name, in registration order (the order of ``run_metrics`` and of the report): the
+# built-in ones (registered by their modules, imported at the bottom of this one), then the families' and the
+# installed plugin packages' (entry-point group ``polibench.run_metrics``).
+RUN_METRICS: Registry[RunMetric] = Registry("run-level metric", group="run_metrics", part="run_metrics",
+                                            check=_checked)
 
 
 def register_run_metric(metric: RunMetric, replace: bool = False) -> RunMetric:
     """Add ``metric``; its name (its key in ``run_metrics``) must be new unless ``replace``."""
-    if not replace and metric.name in _RUN_METRICS:
-        raise ValueError(f"a run-level metric named '{metric.name}' is already registered")
-    _RUN_METRICS[metric.name] = metric
+    RUN_METRICS.add(metric.name, metric, replace=replace)
     return metric
 
 
 def unregister_run_metric(name: str) -> None:
-    _RUN_METRICS.pop(name, None)
+    RUN_METRICS.remove(name)
 
 
 def registered_run_metrics() -> dict[str, RunMetric]:
     """Every run-level metric, in registration order (the order of ``run_metrics`` and of the report)."""
-    _load_plugins()
-    return dict(_RUN_METRICS)
+    return dict(RUN_METRICS.items())
 
 
 class RunMetrics(BaseModel):
