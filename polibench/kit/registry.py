@@ -23,6 +23,7 @@ from functools import cache
 from importlib.metadata import entry_points
 from operator import attrgetter
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, Callable, Generic, Mapping, Optional, Sequence, TypeVar, Union, cast
 
 from polibench.errors import PolibenchError
@@ -81,6 +82,7 @@ class Registry(Generic[T]):
     ``TypeError`` or ``ValueError`` it raises becomes ``error``, naming the entry and its target.
     ``key``: the name of an object given without one. ``error``: the class of every message.
     ``install_hint``: added to the message of a target whose package is not installed.
+    ``entries``: added now, in their order (the built-ins, as :meth:`add` would add them).
 
     Order (:meth:`names`): the entries added with :meth:`add` (the built-ins, in the order they were added), then
     those of the families (in their order), then the other plugins (by name).
@@ -88,12 +90,15 @@ class Registry(Generic[T]):
 
     def __init__(self, kind: str, *, group: Optional[str] = None, part: Optional[str] = None,
                  check: Optional[Callable[[str, Any], T]] = None, key: Callable[[T], str] = attrgetter("name"),
-                 error: type[PolibenchError] = PolibenchError, install_hint: str = "") -> None:
+                 error: type[PolibenchError] = PolibenchError, install_hint: str = "",
+                 entries: Mapping[str, Union[T, str]] = MappingProxyType({})) -> None:
         self.kind, self.group, self.part = kind, group, part
         self.check, self.key, self.error, self.install_hint = check, key, error, install_hint
         self._own: dict[str, Union[T, str]] = {}
         self._found: Optional[dict[str, Union[T, str]]] = None
         self._resolved: dict[str, T] = {}
+        for name, target in entries.items():
+            self.add(name, target)
 
     def __repr__(self) -> str:
         return f"Registry({self.kind!r}, {len(self._own)} added)"
@@ -200,10 +205,11 @@ class Registry(Generic[T]):
         return [(name, self._resolved[name]) for name in self._entries() if name in self._resolved]
 
 
-def subclass_of(base: type[T]) -> Callable[[str, Any], type[T]]:
-    """A :class:`Registry` check for registries of classes (backends, scorers): the entry is a subclass of ``base``."""
+def subclass_of(base: type) -> Callable[[str, Any], Any]:
+    """A :class:`Registry` check for registries of classes (backends, scorers): the entry is a subclass of ``base``
+    (typed loosely: ``base`` is usually abstract, which ``type[T]`` would refuse)."""
 
-    def check(name: str, found: Any) -> type[T]:
+    def check(name: str, found: Any) -> Any:
         if not (isinstance(found, type) and issubclass(found, base)):
             raise TypeError(f"is not a {base.__name__} subclass (got {found!r})")
         return found

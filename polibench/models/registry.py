@@ -8,11 +8,7 @@ from polibench.errors import BackendError
 from polibench.kit.registry import Registry, subclass_of
 from polibench.models.base import ModelBackend
 
-# name -> "module:Class"; a backend's heavy dependencies are imported only when it is chosen. Installed plugin
-# packages add theirs through the entry-point group ``polibench.backends`` (a plugin never replaces a built-in name).
-BACKENDS: Registry[type[ModelBackend]] = Registry(
-    "backend", group="backends", error=BackendError, check=subclass_of(ModelBackend),
-    install_hint="see the README's install section")
+# name -> "module:Class"; a backend's heavy dependencies are imported only when it is chosen.
 BUILTIN_BACKENDS = {
     "hf": "polibench.models.hf:HFBackend",
     "llamacpp": "polibench.models.llamacpp:LlamaCppBackend",
@@ -24,8 +20,12 @@ BUILTIN_BACKENDS = {
     "planted": "polibench.models.planted:PlantedBackend",
     "planted-language": "polibench.models.planted_language:PlantedLanguageBackend",
 }
-for _name, _target in BUILTIN_BACKENDS.items():
-    BACKENDS.add(_name, _target)
+
+# Every backend by name: the built-in ones, then those installed plugin packages declare in the entry-point group
+# ``polibench.backends`` (a plugin never replaces a built-in name).
+BACKENDS: Registry[type[ModelBackend]] = Registry(
+    "backend", group="backends", error=BackendError, check=subclass_of(ModelBackend),
+    install_hint="see the README's install section", entries=BUILTIN_BACKENDS)
 
 
 def register_backend(name: str, target: str, replace: bool = False) -> None:

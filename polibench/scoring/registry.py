@@ -6,10 +6,7 @@ from polibench.errors import PolibenchError
 from polibench.kit.registry import Registry, subclass_of
 from polibench.scoring.base import StanceScorer
 
-# name -> "module:Class"; installed plugin packages add theirs through the entry-point group ``polibench.scorers``
-# and their families' ``scorers`` (a plugin never replaces a built-in name).
-SCORERS: Registry[type[StanceScorer]] = Registry("scorer", group="scorers", part="scorers",
-                                                 check=subclass_of(StanceScorer))
+# name -> "module:Class"; the NLI and classifier scorers need torch, imported only when chosen.
 BUILTIN_SCORERS = {
     "abstain": "polibench.scoring.abstain:AbstainScorer",
     "lexical": "polibench.scoring.lexical:LexicalScorer",
@@ -26,8 +23,11 @@ BUILTIN_SCORERS = {
     "ideology_llm": "polibench.scoring.ideology:LLMIdeologyScorer",
     "ideology_tfidf": "polibench.ideology.lexical:TfidfIdeologyScorer",
 }
-for _name, _target in BUILTIN_SCORERS.items():
-    SCORERS.add(_name, _target)
+
+# Every scorer by name: the built-in ones, then those of installed families and of plugin packages (entry-point
+# group ``polibench.scorers``; a plugin never replaces a built-in name).
+SCORERS: Registry[type[StanceScorer]] = Registry("scorer", group="scorers", part="scorers",
+                                                 check=subclass_of(StanceScorer), entries=BUILTIN_SCORERS)
 
 # Used by `polibench run` on the embedded model, which must work offline: the MiniLM stance classifier
 # trained on the gold data on first use (polibench.stance.embedded, named by string: the core never imports

@@ -103,8 +103,7 @@ def test_entry_points_add_plugins_after_the_built_ins_and_never_replace_one(inst
         ''')
     assert entry_point_targets("numbers") == {"nine": "planted_plugin:NINE", "one": "planted_plugin:ONE",
                                               "zero": "planted_plugin:ZERO"}
-    numbers: Registry[int] = Registry("number", group="numbers", check=_is_int)
-    numbers.add("two", 2)
+    numbers: Registry[int] = Registry("number", group="numbers", check=_is_int, entries={"two": 2})
     numbers.add("one", 1)
     assert numbers.names() == ["two", "one", "nine", "zero"]  # built-ins as added, then plugins by name
     assert "planted_plugin" not in sys.modules  # listing imports no plugin
