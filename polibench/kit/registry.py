@@ -55,6 +55,10 @@ class LoadError(Exception):
     """Why a ``"module:object"`` target could not be imported (the message says it; the registry names the entry)."""
 
 
+class PackageMissing(LoadError):
+    """A ``"module:object"`` target needs a package that is not installed (an optional extra, e.g. vLLM)."""
+
+
 def load_target(target: str) -> Any:
     """The object a ``"module:object"`` (or ``"module:object.attribute"``, or ``"module"``) string names,
     imported now; a failure is a :class:`LoadError` saying why."""
@@ -64,7 +68,7 @@ def load_target(target: str) -> Any:
         for part in filter(None, attribute.strip().split(".")):
             found = getattr(found, part)
     except ModuleNotFoundError as exc:
-        raise LoadError(f"needs a package that is not installed ({exc.name})") from exc
+        raise PackageMissing(f"needs a package that is not installed ({exc.name})") from exc
     except Exception as exc:  # a broken plugin: say what, instead of a traceback from deep inside polibench
         raise LoadError(f"cannot be loaded: {type(exc).__name__}: {exc}") from exc
     return found
@@ -176,7 +180,7 @@ class Registry(Generic[T]):
             try:
                 found = load_target(target)
             except LoadError as exc:
-                hint = f"; {self.install_hint}" if self.install_hint and "not installed" in str(exc) else ""
+                hint = f"; {self.install_hint}" if self.install_hint and isinstance(exc, PackageMissing) else ""
                 raise self.error(f"{self.kind} '{name}' ({target}) {exc}{hint}") from None
         if self.check is not None:
             try:
