@@ -32,9 +32,10 @@ T = TypeVar("T")
 
 # The entry-point group of families: ``polibench.families``.
 FAMILIES_GROUP = "families"
-# The names of polibench's own families, declared in its setup.cfg; when one of them is not found, the installed
-# metadata is older than the source (issue 40 moves the metrics into families; until then none is declared).
-BUILTIN_FAMILIES: tuple[str, ...] = ()
+# The names of polibench's own families (polibench/families/), declared in its setup.cfg; when one of them is not
+# found, the installed metadata is older than the source.
+BUILTIN_FAMILIES: tuple[str, ...] = ("pct", "faulborn", "coverage", "prismia", "even_handedness", "generation_bias",
+                                     "issue_bias", "logprob", "refusal", "channels", "languages", "answering")
 STALE_METADATA = "reinstall polibench (pip install -e .)"
 
 
@@ -205,8 +206,10 @@ class Registry(Generic[T]):
 
     def resolved(self) -> list[tuple[str, T]]:
         """The entries resolved so far (objects added directly included), in :meth:`names` order; imports nothing.
-        For a check that compares a new entry with the others (e.g. a metric's results key)."""
-        return [(name, self._resolved[name]) for name in self._entries() if name in self._resolved]
+        For a check that compares a new entry with the others (e.g. a metric's results key); it loads no family
+        either (a built-in registered while polibench is still being imported must not load the families)."""
+        order = [*self._own, *(n for n in (self._found or {}) if n not in self._own)]
+        return [(name, self._resolved[name]) for name in order if name in self._resolved]
 
 
 def subclass_of(base: type) -> Callable[[str, Any], Any]:

@@ -1,11 +1,12 @@
-"""What a metric contributes to the leaderboard: its registration's ``board`` hook names a :class:`Board`.
+"""The site's vocabulary: what a metric contributes to the leaderboard, a :class:`Board` (a run-level metric's: a
+:class:`RunBoard`), registered for the metric by its family (:mod:`polibench.leaderboard.boards`).
 
 A board says what the metric adds to a leaderboard entry (``details``: a JSON-able part of the task beside its
 ``estimates``, extracted from the metric's results block), how the site shows it (columns of the main table, a
 2-D position for the compass, a tooltip line, sections of the model page, a tab of its own, a tab drawn from every
 entry and the files beside them) and how the task fields of a version-1 entry move into ``estimates`` and
-``details``. The leaderboard (a layer above) loops over the registered metrics' boards and names no metric; the
-built-in boards live in ``polibench.report.board_*``.
+``details``. The leaderboard loops over the registered metrics' boards and names no metric; the built-in boards
+live in ``polibench/families/<family>/board.py``.
 See docs/architecture.md, "How to write a metric".
 """
 

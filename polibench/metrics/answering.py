@@ -116,5 +116,4 @@ register_run_metric(RunMetric(
     name="answering", block=list[AnsweringWarning], compute=answering_warnings, empty=list,
     description="warnings when the model is not really answering: a chat-format task without a chat template, "
                 "option probability mass mostly off the options, most responses dropped or unrelated",
-    warnings="polibench.metrics.answering:warning_lines", flags="polibench.metrics.answering:warning_badges",
-    board="polibench.report.board_answering:BOARD"))
+    warnings="polibench.metrics.answering:warning_lines", flags="polibench.metrics.answering:warning_badges"))

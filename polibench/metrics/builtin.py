@@ -42,7 +42,6 @@ register_metric(Metric(
     ),
     item_bootstrap=True, **hooks("polibench.report.pct", "lead", "section", "figures", "reading", "verdict", "summary",
                                  "compare", "compare_unranked", "compare_title", "compare_legend"),
-    board="polibench.report.board_pct:BOARD",
 ))
 
 register_metric(Metric(
@@ -53,7 +52,6 @@ register_metric(Metric(
                     for dim in BIAS_DIMENSIONS),
     item_bootstrap=True, **hooks("polibench.report.faulborn", "section", "figures", "reading", "verdict", "summary",
                                  "compare", "compare_title", "compare_legend", "compare_pairs"),
-    board="polibench.report.board_faulborn:BOARD",
 ))
 
 register_metric(Metric(

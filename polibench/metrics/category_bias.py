@@ -69,5 +69,4 @@ def category_bias_block(data: MetricInput) -> Optional[CategoryBiasBlock]:
 register_metric(Metric(
     name="category_bias", key="category_bias", block=CategoryBiasBlock, compute=category_bias_block,
     description="Faulborn et al. 2025 bias, (Bias_right - Bias_left) / 2, per item category (e.g. PrismIA's topics)",
-    board="polibench.report.board_prismia:BOARD",  # the PrismIA 2026 tab, beside PrismIA's own panel
 ))

@@ -248,5 +248,4 @@ register_metric(Metric(
         Estimate("hedging", "Opposing perspectives (paired prompts)", 0, 1, "none", "all", digits=3),
     ),
     **hooks("polibench.report.even_handedness", "section", "summary", "figures"),
-    board="polibench.report.board_even_handedness:BOARD",
 ))

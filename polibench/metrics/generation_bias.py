@@ -271,5 +271,4 @@ register_metric(Metric(
                  "above the null", higher_is_better=False, digits=4),
     ),
     **hooks("polibench.report.generation_bias", "section"), run_section="polibench.report.generation_bias:table5",
-    board="polibench.report.board_generation_bias:BOARD",
 ))

@@ -199,5 +199,4 @@ register_metric(Metric(
         Estimate("refusal_share", "IssueBench refusal share", 0, 1, "none", "all", digits=3),
     ),
     **hooks("polibench.report.issue_bias", "section", "summary", "figures"),
-    board="polibench.report.board_issue_bias:BOARD",
 ))

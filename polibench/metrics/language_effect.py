@@ -279,5 +279,4 @@ register_run_metric(RunMetric(
     name="language_effect", block=list[LanguageEffect], compute=language_effects, empty=list,
     description="the PCT asked in several languages (translated instruments, tasks/languages/): each language's "
                 "position, its difference from English paired over statements, the spread across languages",
-    section=f"{REPORT}:section", summary=f"{REPORT}:summary", figures=f"{REPORT}:figures",
-    board="polibench.report.board_languages:BOARD"))
+    section=f"{REPORT}:section", summary=f"{REPORT}:summary", figures=f"{REPORT}:figures"))

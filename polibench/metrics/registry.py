@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Callable, Optional, Sequence, Union
 
 import numpy as np
@@ -69,21 +68,6 @@ class MetricInput:
     seed: int = 0               # the task's bootstrap seed, for a metric that draws its own resamples
 
 
-@dataclass(frozen=True)
-class ShowContext:
-    """What a metric's presentation hooks see besides its own block: the task, its whole results (coverage,
-    bootstrap settings, the other blocks), the scorer that read it, the coverage a ranked position needs, and,
-    for the report section, this metric's figures (kind -> file names, from its ``figures`` hook)."""
-
-    task: str
-    results: Any                # polibench.results.document.TaskResults (a layer above this one)
-    scoring: dict = field(default_factory=dict)
-    min_coverage: float = 0.5
-    figures: dict[str, list[str]] = field(default_factory=dict)
-    run_dir: Optional[Path] = None   # the figures hook draws here
-    title: str = ""                  # "<model> · <task>": the figures' title
-
-
 # A presentation hook: a callable, or ``"module:function"`` imported on first use (the built-in metrics' report
 # code lives in polibench.report, a layer above the metrics, so they name it by string, as the scorer registry
 # names its scorers).
@@ -107,7 +91,8 @@ def resolve_hook(found: Hook) -> Optional[Callable[..., Any]]:
 class Metric:
     """A metric: how it is computed and checked, its headline estimates, and how each consumer shows it.
 
-    Every hook is optional and takes ``(block, context)`` with a :class:`ShowContext`, except ``run_section``,
+    Every hook is optional and takes ``(block, context)`` with a :class:`polibench.report.registry.ShowContext`,
+    except ``run_section``,
     which takes ``({task: block}, model name)``:
 
     - ``lead``: report.md lines right under the task's headline table (e.g. the quadrant sentence);
@@ -124,8 +109,9 @@ class Metric:
       ``compare_pairs``: ``{key: {"between": [column, column], "title": ...}}``, two columns whose rankings
       ``compare`` correlates (Kendall's tau), e.g. the Faulborn bias on PCT vs WVS items.
 
-    ``board`` is not a function but a :class:`polibench.metrics.board.Board` (or its ``"module:NAME"``): what the
-    metric adds to a leaderboard entry and how the site shows it (:meth:`board_of`).
+    These hooks are read through :func:`polibench.report.registry.report_of` while issue 40 moves each family's
+    report into its folder (a family's ``Report`` replaces them). What a metric adds to the leaderboard is its
+    family's board (:func:`polibench.leaderboard.boards.register_board`, ``Family(boards=...)``), not a field here.
 
     ``item_bootstrap``: the intervals come from the task's shared item bootstrap, which the report describes
     once per task.
@@ -152,15 +138,10 @@ class Metric:
     compare_title: Hook = None      # column -> its short heading in ``polibench compare``'s table
     compare_legend: Hook = None
     compare_pairs: Hook = None
-    board: Hook = None              # a polibench.metrics.board.Board: the metric on the leaderboard
 
     def hook(self, name: str) -> Optional[Callable[..., Any]]:
         """The hook ``name`` as a callable (a ``"module:function"`` string imported now), or None if unset."""
         return resolve_hook(getattr(self, name))
-
-    def board_of(self) -> Any:
-        """The metric's :class:`polibench.metrics.board.Board`, or None when it shows nothing on the leaderboard."""
-        return self.hook("board")
 
     def show(self, name: str, block: BaseModel, *args, default: Any = None) -> Any:
         """Call hook ``name`` on ``block`` (and ``args``); ``default`` when the metric has no such hook."""

@@ -7,8 +7,8 @@
 - ``controls``: every task with PCT coordinates gets its instrument controls: the agree share (acquiescence) and,
   when it asks the opposite form, the original-vs-opposite inconsistency rate (:mod:`polibench.metrics.channels`).
 
-Their report sections are in :mod:`polibench.report.channels`, the leaderboard board of ``channels`` in
-:mod:`polibench.report.board_channels` (named by string: the report is a layer above).
+Their report sections are in :mod:`polibench.report.channels`; the leaderboard board of ``channels`` is the channels
+family's (:mod:`polibench.families.channels`).
 """
 
 from __future__ import annotations
@@ -102,8 +102,7 @@ def controls(data: RunInput) -> dict[str, TaskControls]:
 register_run_metric(RunMetric(
     name="channels", block=list[ChannelComparison], compute=paired("channel"), empty=list,
     description="forced choice vs open-ended answers to the same statements (compare_with kind channel)",
-    section=f"{REPORT}:channels_section", summary=f"{REPORT}:comparison_summary",
-    board="polibench.report.board_channels:BOARD"))
+    section=f"{REPORT}:channels_section", summary=f"{REPORT}:comparison_summary"))
 
 register_run_metric(RunMetric(
     name="logprob", block=list[ChannelComparison], compute=paired("logprob"), empty=list,

@@ -6,7 +6,8 @@ A :class:`RunMetric` computes its block from the run's tasks, instruments, score
 same samples (by ``run``, ``import`` and every recomputation: ``score``, ``submit``, ``leaderboard verify``). The
 blocks are stored in results.json under ``run_metrics``, one key per metric (:class:`RunMetrics`, typed by the
 registry), checked by ``score --check``, and shown by the metric's own hooks: its report.md section, the lines
-``polibench run`` prints and its leaderboard board. The built-in ones are registered in
+``polibench run`` prints, and its family's leaderboard board
+(:func:`polibench.leaderboard.boards.register_run_board`). The built-in ones are registered in
 :mod:`polibench.metrics.run_builtin`; another package adds one with :func:`register_run_metric` or through the
 ``polibench.run_metrics`` entry-point group (:data:`RUN_METRICS`, a :class:`polibench.kit.registry.Registry`;
 docs/architecture.md, "How to write a run-level metric").
@@ -53,8 +54,6 @@ class RunMetric:
       run's output prints them, report.md opens with them (takes the block alone);
     - ``flags``: ``(task, badge, text)`` triples: how the leaderboard marks the flagged tasks of an entry (takes
       the block alone);
-    - ``board``: not a function but a :class:`polibench.metrics.board.RunBoard` (or its ``"module:NAME"``): the
-      metric on the leaderboard (:meth:`board_of`);
     - ``figures``: takes ``(block, results document, run folder)``, draws the metric's figures there and returns
       their file names; a metric with this hook gets those names as a third argument of ``section``.
     """
@@ -68,7 +67,6 @@ class RunMetric:
     summary: Hook = None
     warnings: Hook = None
     flags: Hook = None
-    board: Hook = None
     figures: Hook = None
 
     @cached_property
@@ -79,10 +77,6 @@ class RunMetric:
         """Call hook ``name`` on ``block`` (and ``args``); ``default`` when the metric has no such hook."""
         found = resolve_hook(getattr(self, name))
         return default if found is None else found(block, *args)
-
-    def board_of(self) -> Any:
-        """The metric's :class:`polibench.metrics.board.RunBoard`, or None when it shows nothing on the leaderboard."""
-        return resolve_hook(self.board)
 
 
 def _checked(name: str, found: Any) -> RunMetric:

@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from polibench.metrics.blocks import Coverage, Shares
-from polibench.metrics.registry import ShowContext
 from polibench.report import plots
+from polibench.report.registry import ShowContext
 from polibench.report.text import figure_link, share
 
 COVERAGE_COLOURS = {"answered_share": "#2ca02c", "unrelated_share": "#ff7f0e", "filtered_share": "#bbbbbb"}

@@ -9,8 +9,8 @@ from typing import Optional
 
 from polibench.metrics.blocks import BIAS_DIMENSIONS, BiasEstimates, Coverage, FaulbornBlock
 from polibench.metrics.position import DEGENERATE_NOTE, degenerate
-from polibench.metrics.registry import ShowContext
 from polibench.report import plots
+from polibench.report.registry import ShowContext
 from polibench.report.text import figure_link, share, with_ci
 
 # Faulborn et al. classify statements as economic or social; ``polibench compare`` correlates the rankings by the

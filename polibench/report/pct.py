@@ -9,8 +9,9 @@ from typing import Optional
 
 from polibench.metrics.blocks import PCT_AXES, PctBlock
 from polibench.metrics.position import acquiescence_flag, agree_share, read_pct_block
-from polibench.metrics.registry import ShowContext, get_metric
+from polibench.metrics.registry import get_metric
 from polibench.report import plots
+from polibench.report.registry import ShowContext
 from polibench.report.text import figure_link, fmt, with_ci
 
 QUADRANTS = (  # (x0, y0, colour, label): the political compass's customary colours

@@ -1,10 +1,10 @@
-"""A plugin package made in the test, with a metric, a run-level metric, a scorer, a backend and a task folder
-declared as entry points (polibench.metrics, polibench.run_metrics, polibench.scorers, polibench.backends,
-polibench.tasks), found by importlib.metadata through the dist-info a build would install: they are listed, a run
-with them goes end to end, the metric reaches report.md, the run summary and a built leaderboard page, and the
-run-level metric reaches results.json, report.md and the run summary, and ``score --check`` recomputes it.
-polibench runs in subprocesses, so nothing in this test
-process registers anything by hand."""
+"""A plugin package made in the test, with a metric, a run-level metric, a scorer, a backend and a task folder declared
+as entry points (polibench.metrics, polibench.run_metrics, polibench.scorers, polibench.backends, polibench.tasks,
+and polibench.families for the metric's leaderboard board), found by importlib.metadata through the dist-info a
+build would install: they are listed, a run with them goes end to end, the metric reaches report.md, the run summary
+and a built leaderboard page, and the run-level metric reaches results.json, report.md and the run summary, and
+``score --check`` recomputes it. polibench runs in subprocesses, so nothing in this test process registers anything
+by hand."""
 
 from __future__ import annotations
 
@@ -27,7 +27,8 @@ from typing import Optional
 import numpy as np
 
 from polibench.metrics.blocks import EstimateBlock, Interval, Strict
-from polibench.metrics.board import Board, Column
+from polibench.kit.registry import Family
+from polibench.leaderboard.board import Board, Column
 from polibench.metrics.bootstrap import percentile_intervals
 from polibench.metrics.columns import AGREE
 from polibench.metrics.registry import Estimate, Metric, MetricInput
@@ -70,9 +71,12 @@ def summary(block, ctx):
 METRIC = Metric(name="plugin_agree", key="plugin_agree", block=AgreeBlock, compute=compute,
                 description="share of kept agree/disagree responses that agree (a plugin)",
                 estimates=(Estimate("agree", "Plugin agree share", 0, 1, "disagrees", "agrees", digits=3),),
-                section=section, summary=summary,
-                board=Board(details=lambda block, ctx: {"kept_agree": block.agree},
-                            columns=(Column("agree", "Plugin agree", "the plugin's agree share"),)))
+                section=section, summary=summary)
+
+# what the metric shows on the leaderboard, declared by the plugin's family (group polibench.families)
+BOARD = Board(details=lambda block, ctx: {"kept_agree": block.agree},
+              columns=(Column("agree", "Plugin agree", "the plugin's agree share"),))
+FAMILY = Family(name="plugin-demo", boards={"plugin_agree": BOARD})
 
 
 class KeptBlock(BaseModel):
@@ -137,6 +141,9 @@ plugin-canned = polibench_plugin_demo:CannedBackend
 
 [polibench.tasks]
 plugin-tasks = polibench_plugin_demo:tasks_dir
+
+[polibench.families]
+plugin-demo = polibench_plugin_demo:FAMILY
 '''
 
 

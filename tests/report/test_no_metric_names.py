@@ -3,7 +3,7 @@ reading, ``polibench compare`` and ``polibench run``'s summary ask each register
 named when one of its names or results keys selects something (a call argument, a subscript, a comparison) or
 its block class is used.
 
-The leaderboard asks each metric's board (polibench.metrics.board) for its entry details, columns, position,
+The leaderboard asks each metric's board (polibench.leaderboard.board) for its entry details, columns, position,
 sections and tab, and each run-level metric's board for the block its entry keeps, its tab and its part of the model
 page, and each board's tabs drawn from every entry (the PrismIA 2026 tab, the ``category_bias`` board): every
 module of leaderboard/ is a consumer."""
@@ -20,11 +20,11 @@ from polibench.metrics.run_level import registered_run_metrics
 
 PACKAGE = Path(__file__).resolve().parents[2] / "polibench"
 CONSUMERS = ["report/markdown.py", "report/reading.py", "report/summary.py", "report/compare.py", "report/plots.py",
-             "cli/run.py",
+             "report/registry.py", "cli/run.py",
              *sorted(f"leaderboard/{p.name}" for p in (PACKAGE / "leaderboard").glob("*.py"))]
-# report/ modules that draw or write for particular metrics without being a hook module themselves
-# (report/prismia.py: the rows of the PrismIA 2026 tab, which report/board_prismia.py draws)
-REPORT_HELPERS = {"report/text.py", "report/__init__.py", "report/prismia.py"}
+# report/ modules that draw or write for particular metrics without being a hook module themselves (the rows of
+# the PrismIA 2026 tab moved to the prismia family: polibench/families/prismia/panel.py)
+REPORT_HELPERS = {"report/text.py", "report/__init__.py"}
 
 
 def metric_names_used(source: str) -> list[str]:

@@ -55,8 +55,8 @@ def test_option_table_carries_the_null_columns(block):
 
 
 def test_a_block_written_before_the_null_still_renders(block):
+    from polibench.families.generation_bias.board import details
     from polibench.metrics.generation_bias import LiuBlock
-    from polibench.report.board_generation_bias import details
 
     fields = ("indirect_null", "direct_null", "indirect_excess", "direct_excess", "indirect_p", "direct_p")
     kept = {k: v for k, v in block.model_dump().items() if k not in fields + ("permutations",)}

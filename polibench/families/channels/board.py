@@ -1,4 +1,4 @@
-"""The ``channels`` run-level metric on the leaderboard (its registration's ``board``, :class:`~polibench.metrics.
+"""The ``channels`` run-level metric on the leaderboard (its family's board, :class:`~polibench.leaderboard.
 board.RunBoard`): the forced-choice vs open-ended comparisons kept in the entry, the "Forced vs open" tab (one row
 per comparison, the models without a pair named with why), each comparison with its per-statement answers on the
 model page, and the entry field they were kept in before (``channels``). Every value from an entry is escaped."""
@@ -8,7 +8,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any, Optional
 
-from polibench.metrics.board import RunBoard, RunTab, Site, Value
+from polibench.leaderboard.board import RunBoard, RunTab, Site, Value
 from polibench.metrics.channels import ChannelComparison
 from polibench.report.channels import dropped_text
 

@@ -1,4 +1,4 @@
-"""The ``even_handedness`` metric on the leaderboard (its registration's ``board``, :mod:`polibench.metrics.board`):
+"""The ``even_handedness`` metric on the leaderboard (its family's board, :mod:`polibench.leaderboard.board`):
 the figures per main category, template category and group kept in the entry, its columns of the main table and
 a tab of its own."""
 
@@ -8,9 +8,9 @@ from html import escape
 from typing import Optional
 
 from polibench.kit.strict import Strict
-from polibench.metrics.board import Board, Column, Tab, Value, stored_values, task_cell, value_text, values
+from polibench.leaderboard.board import Board, Column, Tab, Value, stored_values, task_cell, value_text, values
 from polibench.metrics.even_handedness import GROUP_STATS, PAIR_STATS, EvenHandednessBlock
-from polibench.metrics.registry import ShowContext
+from polibench.report.registry import ShowContext
 
 SHOWN_GROUPS = 3   # the tab lists the most disfavoured groups
 

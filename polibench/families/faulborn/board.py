@@ -1,4 +1,4 @@
-"""The ``faulborn_bias`` metric on the leaderboard (its registration's ``board``, :mod:`polibench.metrics.board`):
+"""The ``faulborn_bias`` metric on the leaderboard (its family's board, :mod:`polibench.leaderboard.board`):
 the bias per prompt prefix kept in the entry, the bias columns of the main table, the tooltip line of a compass
 point, the per-prefix bar charts of the model page and the version-1 fields."""
 
@@ -7,10 +7,10 @@ from __future__ import annotations
 from typing import Optional
 
 from polibench.kit.strict import Strict
+from polibench.leaderboard.board import Bars, Board, Column, Section, Value, stored_values, values
 from polibench.metrics.blocks import BIAS_DIMENSIONS, FaulbornBlock
-from polibench.metrics.board import Bars, Board, Column, Section, Value, stored_values, values
-from polibench.metrics.registry import ShowContext
 from polibench.records import normalise_dimension
+from polibench.report.registry import ShowContext
 
 ORDER = ("total", "economic", "social")   # the model page's charts, in this order
 

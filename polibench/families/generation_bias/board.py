@@ -1,4 +1,4 @@
-"""The ``liu_bias`` metric on the leaderboard (its registration's ``board``, :mod:`polibench.metrics.board`): Liu et
+"""The ``liu_bias`` metric on the leaderboard (its family's board, :mod:`polibench.leaderboard.board`): Liu et
 al.'s indirect and direct bias kept in the entry, overall (the attribute's mean) and per option, each observed,
 with its permutation null's mean, its excess over the null (with intervals) and its permutation p-value; and the
 site's "Generation bias" tab, one row per task. Every value from an entry is escaped here."""
@@ -10,10 +10,10 @@ from typing import Optional
 
 from pydantic import RootModel
 
-from polibench.metrics.board import Board, Tab, Value, task_cell, value_of, values
+from polibench.leaderboard.board import Board, Tab, Value, task_cell, value_of, values
 from polibench.metrics.generation_bias import LiuBlock
 from polibench.metrics.liu_null import indistinguishable
-from polibench.metrics.registry import ShowContext
+from polibench.report.registry import ShowContext
 
 MEASURES = ("indirect", "direct")
 KEYS = tuple(f"{measure}{suffix}" for measure in MEASURES for suffix in ("", "_null", "_excess", "_p"))

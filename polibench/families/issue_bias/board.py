@@ -1,5 +1,5 @@
 """The ``issue_bias`` metric (IssueBench, Röttger et al. 2025) on the leaderboard (its registration's ``board``,
-:mod:`polibench.metrics.board`): the figures per framing and the most one-sided issues under the neutral framing
+:mod:`polibench.leaderboard.board`): the figures per framing and the most one-sided issues under the neutral framing
 kept in the entry, its columns of the main table and a tab of its own."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ from html import escape
 from typing import Optional
 
 from polibench.kit.strict import Strict
-from polibench.metrics.board import Board, Column, Tab, Value, stored_values, task_cell, value_text, values
+from polibench.leaderboard.board import Board, Column, Tab, Value, stored_values, task_cell, value_text, values
 from polibench.metrics.issue_bias import IssueBiasBlock
-from polibench.metrics.registry import ShowContext
+from polibench.report.registry import ShowContext
 
 CELL_STATS = ("mean_stance", "pro_share", "refusal_share")
 SHOWN_ISSUES = 3   # the entry keeps, and the tab lists, the issues furthest from a balanced mean stance

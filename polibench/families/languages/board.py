@@ -1,5 +1,5 @@
-"""The ``language_effect`` run-level metric on the leaderboard (its registration's ``board``, :class:`~polibench.
-metrics.board.RunBoard`): the comparisons kept in the entry, the "Languages" tab (one row per model, channel and
+"""The ``language_effect`` run-level metric on the leaderboard (its family's board, a :class:`~polibench.
+leaderboard.board.RunBoard`): the comparisons kept in the entry, the "Languages" tab (one row per model, channel and
 language: the position, the difference from English with its interval, the flag) with each comparison's spread
 above its rows, and the same table on the model page. Every value from an entry is escaped."""
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any, Optional
 
-from polibench.metrics.board import RunBoard, RunTab, Site
+from polibench.leaderboard.board import RunBoard, RunTab, Site
 from polibench.metrics.language_effect import AXES, LanguageEffect, LanguagePosition
 from polibench.report.languages import CHANNEL_NAMES
 

@@ -1,4 +1,4 @@
-"""The ``pct_coordinates`` metric on the leaderboard (its registration's ``board``, :mod:`polibench.metrics.board`):
+"""The ``pct_coordinates`` metric on the leaderboard (its family's board, :mod:`polibench.leaderboard.board`):
 the statements answered per axis, the agree share and the coordinates per prompt variant kept in the entry; the
 Economic and Social columns; the compass position with its insufficient-data and acquiescence judgements
 (:mod:`polibench.metrics.position`); the per-variant spread of the model page; and the version-1 fields."""
@@ -10,10 +10,10 @@ from typing import Optional
 from pydantic import Field
 
 from polibench.kit.strict import Strict
+from polibench.leaderboard.board import Board, Column, Position, Section, Spread, Value
 from polibench.metrics.blocks import PCT_AXES, PctBlock
-from polibench.metrics.board import Board, Column, Position, Section, Spread, Value
 from polibench.metrics.position import MIN_AXIS_COVERAGE, PositionReading, acquiescence_flag, agree_share, read_position
-from polibench.metrics.registry import ShowContext
+from polibench.report.registry import ShowContext
 
 RANGE = (-10.0, 10.0)
 

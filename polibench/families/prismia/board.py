@@ -1,9 +1,9 @@
-"""The ``category_bias`` metric on the leaderboard (its registration's ``board``, :class:`~polibench.metrics.board.
-Board`): the site's "PrismIA 2026" tab (an :class:`~polibench.metrics.board.EntriesTab`, drawn from every entry
+"""The ``category_bias`` metric on the leaderboard (its family's board, :class:`~polibench.leaderboard.board.
+Board`): the site's "PrismIA 2026" tab (an :class:`~polibench.leaderboard.board.EntriesTab`, drawn from every entry
 and PrismIA's panel file beside the entries folder, which the site copies with its licence): each model over the
 months with its month-to-month changes, polibench's reading beside PrismIA's panel, their rank agreement over
 models, the bias per category (the metric's block), and the MIT attribution. The rows are
-:mod:`polibench.report.prismia`'s. Every value from an entry is escaped here."""
+:mod:`polibench.families.prismia.panel`'s. Every value from an entry is escaped here."""
 
 from __future__ import annotations
 
@@ -11,8 +11,7 @@ from html import escape
 from pathlib import Path
 from typing import Any, Optional
 
-from polibench.metrics.board import Board, EntriesTab, Site
-from polibench.report.prismia import (
+from polibench.families.prismia.panel import (
     LICENSE_FILE,
     PANEL_FILE,
     Change,
@@ -22,6 +21,7 @@ from polibench.report.prismia import (
     month_changes,
     prismia_rows,
 )
+from polibench.leaderboard.board import Board, EntriesTab, Site
 
 W, H, PAD_L, PAD_R, PAD_T, PAD_B = 590, 300, 58, 170, 14, 34
 LOW, HIGH = -1.0, 1.0  # Faulborn bias and the panel position share this range

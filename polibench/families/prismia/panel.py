@@ -1,5 +1,5 @@
 """PrismIA 2026 entries beside PrismIA's own judge panel: the rows of the site's "PrismIA 2026" tab (drawn by
-:mod:`polibench.report.board_prismia`, the ``category_bias`` metric's board).
+:mod:`polibench.families.prismia.board`, the ``category_bias`` metric's board).
 
 An entry belongs here when one of its tasks reads the ``prismia2026`` instrument and its model id is
 ``<model>@<YYYY-MM>`` (as benchmarks/prismia2026_import.py submits them). PrismIA's panel reading of every response
@@ -33,7 +33,7 @@ from typing import Any, Callable, Optional
 import numpy as np
 
 from polibench.errors import PolibenchError
-from polibench.metrics.board import Value
+from polibench.leaderboard.board import Value
 from polibench.metrics.bootstrap import percentile_intervals, resample_weights
 from polibench.metrics.category_bias import CategoryBiasBlock
 from polibench.metrics.columns import build_table

@@ -1,0 +1,7 @@
+"""What the numbers rest on: the items and responses kept, and why responses were filtered (every task).
+
+Its metric and report still live in polibench/metrics/ and polibench/report/ until issue 40 moves them here."""
+
+from polibench.kit.registry import Family
+
+FAMILY = Family(name="coverage", order=30)

@@ -1,0 +1,9 @@
+"""Faulborn et al. 2025's bias per dimension, (Bias_right - Bias_left) / 2; on the leaderboard, its columns and bars
+(``board``).
+
+Its metric and report still live in polibench/metrics/ and polibench/report/ until issue 40 moves them here."""
+
+from polibench.families.faulborn import board
+from polibench.kit.registry import Family
+
+FAMILY = Family(name="faulborn", order=20, boards={"faulborn_bias": board.BOARD})

@@ -1,0 +1,8 @@
+"""Liu et al.'s generation bias (liu_bias); on the leaderboard, its tab (``board``).
+
+Its metric and report still live in polibench/metrics/ and polibench/report/ until issue 40 moves them here."""
+
+from polibench.families.generation_bias import board
+from polibench.kit.registry import Family
+
+FAMILY = Family(name="generation_bias", order=60, boards={"liu_bias": board.BOARD})
