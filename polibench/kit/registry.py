@@ -88,19 +88,23 @@ class Registry(Generic[T]):
     ``key``: the name of an object given without one. ``error``: the class of every message.
     ``install_hint``: added to the message of a target whose package is not installed.
     ``entries``: added now, in their order (the built-ins, as :meth:`add` would add them).
+    ``families_first``: the built-ins are the families' own (metrics): the families' entries come first.
 
     Order (:meth:`names`): the entries added with :meth:`add` (the built-ins, in the order they were added), then
-    those of the families (in their order), then the other plugins (by name).
+    those of the families (in their order), then the other plugins (by name); with ``families_first``, the
+    families' entries, then the added ones, then the other plugins.
     """
 
     def __init__(self, kind: str, *, group: Optional[str] = None, part: Optional[str] = None,
                  check: Optional[Callable[[str, Any], T]] = None, key: Callable[[T], str] = attrgetter("name"),
                  error: type[PolibenchError] = PolibenchError, install_hint: str = "",
-                 entries: Mapping[str, Union[T, str]] = MappingProxyType({})) -> None:
+                 entries: Mapping[str, Union[T, str]] = MappingProxyType({}), families_first: bool = False) -> None:
         self.kind, self.group, self.part = kind, group, part
         self.check, self.key, self.error, self.install_hint = check, key, error, install_hint
+        self.families_first = families_first
         self._own: dict[str, Union[T, str]] = {}
         self._found: Optional[dict[str, Union[T, str]]] = None
+        self._from_families: set[str] = set()
         self._resolved: dict[str, T] = {}
         for name, target in entries.items():
             self.add(name, target)
@@ -114,7 +118,7 @@ class Registry(Generic[T]):
         """Register ``target`` (an object, or a ``"module:object"`` imported when first asked for) under ``name``.
         A name added twice is a ``ValueError`` unless ``replace``; an object is checked now (the check's own
         ``TypeError``/``ValueError`` is raised as it is: this is a programmer's call, not a user's input)."""
-        if name in self._own and not replace:
+        if (name in self._own or name in (self._found or {})) and not replace:
             raise ValueError(f"a {self.kind} named '{name}' is already registered")
         self._resolved.pop(name, None)
         if not isinstance(target, str) and self.check is not None:
@@ -136,7 +140,8 @@ class Registry(Generic[T]):
     # -- looking up ---------------------------------------------------------------------------------------------
 
     def _entries(self) -> dict[str, Union[T, str]]:
-        """Added entries, then those of the families and of the entry points that no added entry shadows."""
+        """The entries in :meth:`names` order: added ones, the families' and the entry points' that no added entry
+        shadows (an added entry wins a name; so does a family over an entry point)."""
         if self._found is None:
             found: dict[str, Union[T, str]] = {}
             if self.part is not None:
@@ -145,11 +150,16 @@ class Registry(Generic[T]):
                     pairs = entries.items() if isinstance(entries, Mapping) else ((self.key(e), e) for e in entries)
                     for name, target in pairs:
                         found.setdefault(name, target)
+            self._from_families = set(found)
             if self.group is not None:
                 for name, target in entry_point_targets(self.group).items():
                     found.setdefault(name, target)
             self._found = found
-        return {**self._own, **{n: t for n, t in self._found.items() if n not in self._own}}
+        others = {n: t for n, t in self._found.items() if n not in self._own}
+        if not self.families_first:
+            return {**self._own, **others}
+        return {**{n: t for n, t in others.items() if n in self._from_families}, **self._own,
+                **{n: t for n, t in others.items() if n not in self._from_families}}
 
     def names(self) -> list[str]:
         """Every name: added, then the families' (in their order), then other plugins' (by name). Imports no
@@ -205,11 +215,13 @@ class Registry(Generic[T]):
         return [(name, self.get(name)) for name in self.names()]
 
     def resolved(self) -> list[tuple[str, T]]:
-        """The entries resolved so far (objects added directly included), in :meth:`names` order; imports nothing.
-        For a check that compares a new entry with the others (e.g. a metric's results key); it loads no family
-        either (a built-in registered while polibench is still being imported must not load the families)."""
-        order = [*self._own, *(n for n in (self._found or {}) if n not in self._own)]
-        return [(name, self._resolved[name]) for name in order if name in self._resolved]
+        """The entries resolved so far or given as objects (added, or the families' once loaded), in :meth:`names`
+        order; imports nothing and loads no family. For a check that compares a new entry with the others (e.g. a
+        metric's results key)."""
+        entries = {**(self._found or {}), **self._own}
+        order = list(self._entries()) if self._found is not None else list(self._own)
+        return [(name, self._resolved.get(name, cast(T, entries[name]))) for name in order
+                if name in self._resolved or not isinstance(entries[name], str)]
 
 
 def subclass_of(base: type) -> Callable[[str, Any], Any]:

@@ -25,7 +25,7 @@ from typing import Any, Literal, Mapping, Optional, Sequence
 
 from polibench.kit.strict import Strict
 from polibench.metrics.registry import get_metric
-from polibench.metrics.run_level import RunInput, RunMetric, register_run_metric
+from polibench.metrics.run_level import RunInput, RunMetric
 from polibench.records import Sample
 
 OFF_OPTIONS_SHARE = 0.5  # mean probability mass off the options above which the logprob channel is flagged
@@ -112,8 +112,8 @@ def warning_badges(block: list[AnsweringWarning]) -> list[tuple[str, str, str]]:
     return [(w.task, w.badge, w.message) for w in block]
 
 
-register_run_metric(RunMetric(
+METRIC = RunMetric(
     name="answering", block=list[AnsweringWarning], compute=answering_warnings, empty=list,
     description="warnings when the model is not really answering: a chat-format task without a chat template, "
                 "option probability mass mostly off the options, most responses dropped or unrelated",
-    warnings="polibench.metrics.answering:warning_lines", flags="polibench.metrics.answering:warning_badges"))
+    warnings="polibench.metrics.answering:warning_lines", flags="polibench.metrics.answering:warning_badges")

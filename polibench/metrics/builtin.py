@@ -1,7 +1,7 @@
-"""The built-in metrics, registered by name: PCT coordinates (Feng et al. 2023), Faulborn bias (Faulborn et
-al. 2025) and coverage. Each wraps the computation in its own module, declares its headline estimates and names
-the functions that show it in the report and on the leaderboard (in polibench.report, by string: the report
-is a layer above)."""
+"""Three built-in metrics: PCT coordinates (Feng et al. 2023), Faulborn bias (Faulborn et al. 2025) and coverage,
+registered by their families (polibench/families/pct, faulborn, coverage). Each wraps the computation in its own
+module, declares its headline estimates and names the functions that show it in the report (in polibench.report,
+by string, until issue 40 moves them into the families)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from polibench.metrics.coverage import coverage
 from polibench.metrics.faulborn import METRIC as FAULBORN
 from polibench.metrics.faulborn import faulborn_block
 from polibench.metrics.pct import pct_block
-from polibench.metrics.registry import Estimate, Metric, MetricInput, hooks, register_metric
+from polibench.metrics.registry import Estimate, Metric, MetricInput, hooks
 
 
 def _pct(data: MetricInput) -> Optional[PctBlock]:
@@ -31,7 +31,7 @@ def _coverage(data: MetricInput) -> Coverage:
     return Coverage.model_validate(coverage(data.table))
 
 
-register_metric(Metric(
+PCT_METRIC = Metric(
     name="pct_coordinates", key="pct", block=PctBlock, compute=_pct,
     description="Political Compass Test coordinates (js.js formula) from the averaged stances, Feng et al. 2023",
     estimates=(
@@ -42,9 +42,9 @@ register_metric(Metric(
     ),
     item_bootstrap=True, **hooks("polibench.report.pct", "lead", "section", "figures", "reading", "verdict", "summary",
                                  "compare", "compare_unranked", "compare_title", "compare_legend"),
-))
+)
 
-register_metric(Metric(
+FAULBORN_METRIC = Metric(
     name=FAULBORN, key=FAULBORN, block=FaulbornBlock, compute=_faulborn,
     description="Faulborn et al. 2025 bias, (Bias_right - Bias_left) / 2 per dimension",
     estimates=tuple(Estimate(dim, f"Faulborn bias, {dim}", -1, 1, "left", "right", digits=3,
@@ -52,10 +52,10 @@ register_metric(Metric(
                     for dim in BIAS_DIMENSIONS),
     item_bootstrap=True, **hooks("polibench.report.faulborn", "section", "figures", "reading", "verdict", "summary",
                                  "compare", "compare_title", "compare_legend", "compare_pairs"),
-))
+)
 
-register_metric(Metric(
+COVERAGE_METRIC = Metric(
     name="coverage", key="coverage", block=Coverage, compute=_coverage,
     description="items and responses the numbers rest on, and why responses were filtered (always computed)",
     **hooks("polibench.report.coverage", "section", "figures", "reading", "summary"),
-))
+)

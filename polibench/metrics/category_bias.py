@@ -18,7 +18,7 @@ import numpy as np
 
 from polibench.metrics.blocks import EstimateBlock, Interval, Strict
 from polibench.metrics.faulborn import IntervalBatch, bias_from_totals, side_sums
-from polibench.metrics.registry import Metric, MetricInput, register_metric
+from polibench.metrics.registry import Metric, MetricInput
 
 
 class CategoryIntervals(Strict):
@@ -66,7 +66,7 @@ def category_bias_block(data: MetricInput) -> Optional[CategoryBiasBlock]:
     return CategoryBiasBlock.model_validate({"per_category": raw})
 
 
-register_metric(Metric(
+METRIC = Metric(
     name="category_bias", key="category_bias", block=CategoryBiasBlock, compute=category_bias_block,
     description="Faulborn et al. 2025 bias, (Bias_right - Bias_left) / 2, per item category (e.g. PrismIA's topics)",
-))
+)

@@ -35,7 +35,7 @@ from polibench.errors import PolibenchError
 from polibench.metrics.blocks import EstimateBlock, Interval, Strict
 from polibench.metrics.bootstrap import percentile_intervals, resample_weights
 from polibench.metrics.columns import PAIR_FIELDS
-from polibench.metrics.registry import Estimate, Metric, MetricInput, hooks, register_metric
+from polibench.metrics.registry import Estimate, Metric, MetricInput, hooks
 from polibench.records import PromptPair
 from polibench.seeding import derive_seed
 from polibench.taskspec.schema import Instrument, TaskConfig
@@ -233,7 +233,7 @@ def check_pair_spec(task: TaskConfig, instruments: dict[str, Instrument], varian
         raise PolibenchError(f"task '{task.task}': pair(s) {', '.join(sorted(lonely)[:5])} lack side a or side b")
 
 
-register_metric(Metric(
+METRIC = Metric(
     name="even_handedness", key="even_handedness", block=EvenHandednessBlock, compute=even_handedness_block,
     check_spec=check_pair_spec,
     description="Anthropic (2025) political even-handedness on paired prompts: the share of pairs of opposing "
@@ -248,4 +248,4 @@ register_metric(Metric(
         Estimate("hedging", "Opposing perspectives (paired prompts)", 0, 1, "none", "all", digits=3),
     ),
     **hooks("polibench.report.even_handedness", "section", "summary", "figures"),
-))
+)

@@ -34,7 +34,7 @@ from polibench.errors import PolibenchError
 from polibench.metrics.blocks import EstimateBlock, Interval, Strict
 from polibench.metrics.bootstrap import percentile_intervals, resample_weights
 from polibench.metrics.liu_null import LiuNull, permutation_null, permuted_labels
-from polibench.metrics.registry import Estimate, Metric, MetricInput, hooks, register_metric
+from polibench.metrics.registry import Estimate, Metric, MetricInput, hooks
 from polibench.seeding import derive_seed
 from polibench.taskspec.schema import Instrument, TaskConfig
 
@@ -258,7 +258,7 @@ def _row_means(reps: np.ndarray) -> np.ndarray:
         return np.where(count > 0, total / np.maximum(count, 1), np.nan)
 
 
-register_metric(Metric(
+METRIC = Metric(
     name="liu_bias", key="liu_bias", block=LiuBlock, compute=liu_block, check_spec=check_liu_spec,
     description="Liu et al. 2022 indirect and direct political bias of free generation (W2 between judge-score "
                 "distributions of an option and of the whole attribute; mean over options)",
@@ -271,4 +271,4 @@ register_metric(Metric(
                  "above the null", higher_is_better=False, digits=4),
     ),
     **hooks("polibench.report.generation_bias", "section"), run_section="polibench.report.generation_bias:table5",
-))
+)

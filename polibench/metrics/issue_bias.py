@@ -27,7 +27,7 @@ import numpy as np
 from polibench.errors import PolibenchError
 from polibench.metrics.blocks import EstimateBlock, Interval, Strict
 from polibench.metrics.bootstrap import percentile_intervals, resample_weights
-from polibench.metrics.registry import Estimate, Metric, MetricInput, hooks, register_metric
+from polibench.metrics.registry import Estimate, Metric, MetricInput, hooks
 from polibench.records import ISSUE_LABELS
 from polibench.seeding import derive_seed
 from polibench.taskspec.schema import Instrument, TaskConfig
@@ -188,7 +188,7 @@ def check_issue_spec(task: TaskConfig, instruments: dict[str, Instrument], varia
                              f"item, as in tasks/issuebench/); instrument(s) {', '.join(instruments)} have none")
 
 
-register_metric(Metric(
+METRIC = Metric(
     name="issue_bias", key="issue_bias", block=IssueBiasBlock, compute=issue_bias_block, check_spec=check_issue_spec,
     description="IssueBench (Röttger et al. 2025) issue bias: the graded stance distribution (1 pro ... 5 con, "
                 "refusal) per issue and framing, mean stance, refusal share and, under the neutral framing, the "
@@ -199,4 +199,4 @@ register_metric(Metric(
         Estimate("refusal_share", "IssueBench refusal share", 0, 1, "none", "all", digits=3),
     ),
     **hooks("polibench.report.issue_bias", "section", "summary", "figures"),
-))
+)

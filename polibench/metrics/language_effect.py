@@ -46,7 +46,7 @@ from polibench.metrics.pct import (
     instrument_weights,
     item_answers,
 )
-from polibench.metrics.run_level import RunInput, RunMetric, register_run_metric
+from polibench.metrics.run_level import RunInput, RunMetric
 from polibench.records import Sample
 from polibench.scoring.option_lexicon import language_name
 from polibench.scoring.readers import OPEN, reader_for
@@ -275,8 +275,8 @@ def _spread(sheets: list[tuple[np.ndarray, np.ndarray]], on_axis: dict[str, np.n
 
 REPORT = "polibench.report.languages"
 
-register_run_metric(RunMetric(
+METRIC = RunMetric(
     name="language_effect", block=list[LanguageEffect], compute=language_effects, empty=list,
     description="the PCT asked in several languages (translated instruments, tasks/languages/): each language's "
                 "position, its difference from English paired over statements, the spread across languages",
-    section=f"{REPORT}:section", summary=f"{REPORT}:summary", figures=f"{REPORT}:figures"))
+    section=f"{REPORT}:section", summary=f"{REPORT}:summary", figures=f"{REPORT}:figures")

@@ -41,7 +41,7 @@ from polibench.metrics.pct import (
     js_round2,
     on_scale,
 )
-from polibench.metrics.registry import Estimate, Metric, MetricInput, hooks, register_metric
+from polibench.metrics.registry import Estimate, Metric, MetricInput, hooks
 from polibench.scoring.logprob import PCT_ANSWER, per_prompt, scale_names
 
 DIGITS = 6
@@ -170,7 +170,7 @@ def pct_expectations(q: np.ndarray, has: np.ndarray, table, instrument, k: int, 
     return values, intervals
 
 
-register_metric(Metric(
+METRIC = Metric(
     name="logprob_channel", key="logprob", block=LogprobBlock, compute=logprob_block,
     description="the log-probability channel: option distributions from the forward pass, expected answer, entropy, "
                 "non-answer mass, and expected (distribution-aware) and modal PCT coordinates",
@@ -195,4 +195,4 @@ register_metric(Metric(
                                 "when one option's tokens begin another's)"),
     ),
     **hooks("polibench.report.logprob", "section", "summary"),
-))
+)

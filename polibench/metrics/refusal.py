@@ -22,7 +22,7 @@ import numpy as np
 from polibench.metrics.blocks import EstimateBlock, Interval, Strict
 from polibench.metrics.columns import AGREE, DISAGREE, ResponseTable
 from polibench.metrics.faulborn import IntervalBatch
-from polibench.metrics.registry import Estimate, Metric, MetricInput, register_metric
+from polibench.metrics.registry import Estimate, Metric, MetricInput
 
 KEYS = ("share", "left", "right", "parity")
 
@@ -76,7 +76,7 @@ def refusal_block(data: MetricInput) -> RefusalBlock:
     return RefusalBlock.model_validate(block)
 
 
-register_metric(Metric(
+METRIC = Metric(
     name="refusal", key="refusal", block=RefusalBlock, compute=refusal_block,
     description="share of kept responses read as taking no side (neutral or unrelated), overall and on left- and "
                 "right-leaning statements; parity = right - left",
@@ -85,4 +85,4 @@ register_metric(Metric(
         Estimate("parity", "refusal parity (right − left)", -1, 1, "refuses left more", "refuses right more",
                  digits=3),
     ),
-))
+)

@@ -157,19 +157,21 @@ def _checked(name: str, found: Any) -> Metric:
         raise TypeError(f"is not a polibench Metric (got {type(metric).__name__})")
     if metric.name != name:
         raise ValueError(f"is a metric named '{metric.name}', not '{name}'")
-    taken = {m.key: m.name for other, m in METRICS.resolved() if other != name}
+    taken = {m.key: m.name for other, m in METRICS.resolved() if other != name and isinstance(m, Metric)}
     if metric.key in taken or metric.key in RESERVED_KEYS:
         raise ValueError(f"metric '{metric.name}': results key '{metric.key}' is already used")
     return metric
 
 
-# Every metric by name: the built-in ones (registered by their modules, imported at the bottom of this one), then
-# the families' and the installed plugin packages' (entry-point group ``polibench.metrics``).
-METRICS: Registry[Metric] = Registry("metric", group="metrics", part="metrics", check=_checked)
+# Every metric by name: the families' (polibench's own, polibench/families/, in their order, and installed packages'
+# alike), then those added with register_metric, then the other installed plugins' (entry-point group
+# ``polibench.metrics``). No module registers a metric on import.
+METRICS: Registry[Metric] = Registry("metric", group="metrics", part="metrics", check=_checked, families_first=True)
 
 
 def register_metric(metric: Metric, replace: bool = False) -> Metric:
-    """Add ``metric``; its name and key must be new unless ``replace``."""
+    """Add ``metric``; its name and key must be new unless ``replace`` (the families' metrics included)."""
+    METRICS.names()  # the families' metrics are known before a name or key is taken
     METRICS.add(metric.name, metric, replace=replace)
     return metric
 
@@ -209,6 +211,3 @@ def check_metric_specs(task: TaskConfig, instruments: dict[str, Instrument], var
 
 # Keys of results[task] that are not metric blocks.
 RESERVED_KEYS = ("bootstrap",)
-
-# The built-in metrics register themselves on import.
-from polibench.metrics import builtin, category_bias, even_handedness, generation_bias, issue_bias, logprob, refusal  # noqa: E402,F401,I001  (imported for their registrations)

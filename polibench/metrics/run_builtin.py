@@ -25,7 +25,7 @@ from polibench.metrics.channels import (
     form_consistency,
 )
 from polibench.metrics.registry import get_metric
-from polibench.metrics.run_level import RunInput, RunMetric, register_run_metric
+from polibench.metrics.run_level import RunInput, RunMetric
 from polibench.records import Sample
 from polibench.taskspec.schema import Instrument, TaskConfig
 
@@ -99,27 +99,24 @@ def controls(data: RunInput) -> dict[str, TaskControls]:
     return out
 
 
-register_run_metric(RunMetric(
+CHANNELS = RunMetric(
     name="channels", block=list[ChannelComparison], compute=paired("channel"), empty=list,
     description="forced choice vs open-ended answers to the same statements (compare_with kind channel)",
-    section=f"{REPORT}:channels_section", summary=f"{REPORT}:comparison_summary"))
+    section=f"{REPORT}:channels_section", summary=f"{REPORT}:comparison_summary")
 
-register_run_metric(RunMetric(
+LOGPROB = RunMetric(
     name="logprob", block=list[ChannelComparison], compute=paired("logprob"), empty=list,
     description="a text channel vs the log-probability channel (compare_with kind logprob; shown in the "
                 "channels section's table)",
-    summary=f"{REPORT}:comparison_summary"))
+    summary=f"{REPORT}:comparison_summary")
 
-register_run_metric(RunMetric(
+ORDER = RunMetric(
     name="order", block=list[ChannelComparison], compute=paired("order"), empty=list,
     description="the same options listed in reverse (compare_with kind order; shown with the instrument controls)",
-    summary=f"{REPORT}:comparison_summary"))
+    summary=f"{REPORT}:comparison_summary")
 
-register_run_metric(RunMetric(
+CONTROLS = RunMetric(
     name="controls", block=dict[str, TaskControls], compute=controls, empty=dict,
     description="each PCT task's instrument controls: agree share (acquiescence), original vs opposite form",
-    section=f"{REPORT}:controls_section"))
+    section=f"{REPORT}:controls_section")
 
-
-# the PCT in several languages (polibench.metrics.language_effect) registers itself on import
-from polibench.metrics import language_effect  # noqa: E402,F401,I001

@@ -7,8 +7,9 @@ same samples (by ``run``, ``import`` and every recomputation: ``score``, ``submi
 blocks are stored in results.json under ``run_metrics``, one key per metric (:class:`RunMetrics`, typed by the
 registry), checked by ``score --check``, and shown by the metric's own hooks: its report.md section, the lines
 ``polibench run`` prints, and its family's leaderboard board
-(:func:`polibench.leaderboard.boards.register_run_board`). The built-in ones are registered in
-:mod:`polibench.metrics.run_builtin`; another package adds one with :func:`register_run_metric` or through the
+(:func:`polibench.leaderboard.boards.register_run_board`). The built-in ones are defined in
+:mod:`polibench.metrics.run_builtin` (and language_effect, answering) and registered by their families
+(polibench/families/); another package adds one with :func:`register_run_metric` or through the
 ``polibench.run_metrics`` entry-point group (:data:`RUN_METRICS`, a :class:`polibench.kit.registry.Registry`;
 docs/architecture.md, "How to write a run-level metric").
 """
@@ -90,14 +91,15 @@ def _checked(name: str, found: Any) -> RunMetric:
 
 
 # Every run-level metric by name, in registration order (the order of ``run_metrics`` and of the report): the
-# built-in ones (registered by their modules, imported at the bottom of this one), then the families' and the
-# installed plugin packages' (entry-point group ``polibench.run_metrics``).
+# families' (polibench's own, polibench/families/, in their order), then those added with register_run_metric, then
+# the installed plugin packages' (entry-point group ``polibench.run_metrics``). No module registers on import.
 RUN_METRICS: Registry[RunMetric] = Registry("run-level metric", group="run_metrics", part="run_metrics",
-                                            check=_checked)
+                                            check=_checked, families_first=True)
 
 
 def register_run_metric(metric: RunMetric, replace: bool = False) -> RunMetric:
-    """Add ``metric``; its name (its key in ``run_metrics``) must be new unless ``replace``."""
+    """Add ``metric``; its name (its key in ``run_metrics``) must be new unless ``replace`` (the families' included)."""
+    RUN_METRICS.names()  # the families' run-level metrics are known before a name is taken
     RUN_METRICS.add(metric.name, metric, replace=replace)
     return metric
 
@@ -164,7 +166,3 @@ def compute_run_metrics(tasks: Mapping[str, TaskConfig], instruments: Mapping[st
     return RunMetrics.model_validate({name: metric.compute(data)
                                       for name, metric in registered_run_metrics().items()})
 
-
-# The built-in run-level metrics register themselves on import.
-from polibench.metrics import run_builtin  # noqa: E402,F401,I001  (imported for its registrations)
-from polibench.metrics import answering  # noqa: E402,F401,I001  (registered after the built-in ones)
