@@ -1,5 +1,5 @@
-"""Three built-in metrics: PCT coordinates (Feng et al. 2023), Faulborn bias (Faulborn et al. 2025) and coverage,
-registered by their families (polibench/families/pct, faulborn, coverage). Each wraps the computation in its own
+"""Two built-in metrics: PCT coordinates (Feng et al. 2023) and Faulborn bias (Faulborn et al. 2025), registered by
+their families (polibench/families/pct, faulborn). Each wraps the computation in its own
 module, declares its headline estimates and names the functions that show it in the report (in polibench.report,
 by string, until issue 40 moves them into the families)."""
 
@@ -7,8 +7,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from polibench.metrics.blocks import BIAS_DIMENSIONS, Coverage, FaulbornBlock, PctBlock
-from polibench.metrics.coverage import coverage
+from polibench.metrics.blocks import BIAS_DIMENSIONS, FaulbornBlock, PctBlock
 from polibench.metrics.faulborn import METRIC as FAULBORN
 from polibench.metrics.faulborn import faulborn_block
 from polibench.metrics.pct import pct_block
@@ -25,10 +24,6 @@ def _pct(data: MetricInput) -> Optional[PctBlock]:
 
 def _faulborn(data: MetricInput) -> FaulbornBlock:
     return FaulbornBlock.model_validate(faulborn_block(data.table, data.weights))
-
-
-def _coverage(data: MetricInput) -> Coverage:
-    return Coverage.model_validate(coverage(data.table))
 
 
 PCT_METRIC = Metric(
@@ -52,10 +47,4 @@ FAULBORN_METRIC = Metric(
                     for dim in BIAS_DIMENSIONS),
     item_bootstrap=True, **hooks("polibench.report.faulborn", "section", "figures", "reading", "verdict", "summary",
                                  "compare", "compare_title", "compare_legend", "compare_pairs"),
-)
-
-COVERAGE_METRIC = Metric(
-    name="coverage", key="coverage", block=Coverage, compute=_coverage,
-    description="items and responses the numbers rest on, and why responses were filtered (always computed)",
-    **hooks("polibench.report.coverage", "section", "figures", "reading", "summary"),
 )

@@ -1,4 +1,5 @@
-"""How much of a run produced usable answers: reported beside every result, overall and per variant.
+"""The ``coverage`` metric: how much of a run produced usable answers, reported beside every result, overall and per
+variant (its block, :class:`~polibench.metrics.blocks.Coverage`, stays in the engine: every task's results carry it).
 
 Every response is exactly one of: *answered* (kept, labelled agree / disagree / neutral, or, on IssueBench tasks,
 given a label by the grader, or, on paired-prompt tasks, graded with its pair), *unrelated* (kept,
@@ -11,7 +12,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from polibench.metrics.blocks import Coverage
 from polibench.metrics.columns import LABELS, UNRELATED, ResponseTable
+from polibench.metrics.registry import Metric, MetricInput
 
 DIGITS = 4
 
@@ -64,3 +67,16 @@ def coverage(table: ResponseTable) -> dict:
         "per_form": {f: shares(table, table.form == n) for n, f in enumerate(table.forms)},
         **({} if table.conflicting is None else {"conflicting": int(table.conflicting.sum())}),
     }
+
+
+NAME = "coverage"
+
+
+def _coverage(data: MetricInput) -> Coverage:
+    return Coverage.model_validate(coverage(data.table))
+
+
+METRIC = Metric(
+    name=NAME, key=NAME, block=Coverage, compute=_coverage,
+    description="items and responses the numbers rest on, and why responses were filtered (always computed)",
+)

@@ -1,5 +1,5 @@
-"""How the ``coverage`` metric is shown (its registration's hooks, :mod:`polibench.metrics.builtin`): the
-coverage section and figure of report.md, the kept-share sentence of the reading and the run summary's counts."""
+"""How the ``coverage`` metric is shown (:data:`REPORT`): the coverage section and figure of report.md, the kept-share
+sentence of the reading and the run summary's counts."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 from polibench.metrics.blocks import Coverage, Shares
 from polibench.report import plots
-from polibench.report.registry import ShowContext
+from polibench.report.registry import Report, ShowContext
 from polibench.report.text import figure_link, share
 
 COVERAGE_COLOURS = {"answered_share": "#2ca02c", "unrelated_share": "#ff7f0e", "filtered_share": "#bbbbbb"}
@@ -82,3 +82,6 @@ def coverage_plot(coverage: Coverage | dict, stem: Path, title: str) -> list[str
             left = [a + b for a, b in zip(left, widths)]
 
     return plots.bar_rows(stem, names, 0.32, draw, (0, 1), "share of responses", title)
+
+
+REPORT = Report(section=section, figures=figures, reading=reading, summary=summary)
