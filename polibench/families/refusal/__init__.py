@@ -1,9 +1,8 @@
-"""The refusal block: how often a model declines to take a side.
+"""Refusal share and refusal parity: how often a model takes no side, and whether more often on one side. ``metric``
+computes the block (its headline estimates are all report.md and the leaderboard show of it; PrismIA's tab reads it
+too, from the prismia family above)."""
 
-Its metric (registered here, not on import) and report still live in polibench/metrics/ and polibench/report/
-until issue 40 moves them here."""
-
+from polibench.families.refusal import metric
 from polibench.kit.registry import Family
-from polibench.metrics import refusal
 
-FAMILY = Family(name="refusal", order=90, metrics=(refusal.METRIC,))
+FAMILY = Family(name="refusal", order=90, metrics=(metric.METRIC,))
