@@ -1,11 +1,8 @@
-"""PrismIA's categories (category_bias): the PrismIA 2026 tab of the leaderboard (``board``), beside PrismIA's own
-panel (``panel``).
+"""Faulborn et al.'s bias per item category (category_bias: PrismIA's topics): ``metric`` computes it, ``board``
+draws the leaderboard's PrismIA 2026 tab beside PrismIA's own panel (``panel``: the panel file, its rows and their
+rank agreement). It builds on the faulborn sums and the refusal family's block."""
 
-Its metric (registered here, not on import) and report still live in polibench/metrics/ and polibench/report/
-until issue 40 moves them here."""
-
-from polibench.families.prismia import board
+from polibench.families.prismia import board, metric
 from polibench.kit.registry import Family
-from polibench.metrics import category_bias
 
-FAMILY = Family(name="prismia", order=40, metrics=(category_bias.METRIC,), boards={"category_bias": board.BOARD})
+FAMILY = Family(name="prismia", order=40, metrics=(metric.METRIC,), boards={"category_bias": board.BOARD})

@@ -33,10 +33,10 @@ from typing import Any, Callable, Optional
 import numpy as np
 
 from polibench.errors import PolibenchError
+from polibench.families.prismia.metric import CategoryBiasBlock
 from polibench.families.refusal.metric import RefusalBlock
 from polibench.leaderboard.board import Value
 from polibench.metrics.bootstrap import percentile_intervals, resample_weights
-from polibench.metrics.category_bias import CategoryBiasBlock
 from polibench.metrics.columns import build_table
 from polibench.metrics.faulborn import METRIC as FAULBORN
 from polibench.metrics.faulborn import bias_from_totals, side_sums
