@@ -1,11 +1,9 @@
-"""Even-handedness on paired prompts (Anthropic 2025); on the leaderboard, its columns and tab (``board``).
+"""Political even-handedness on paired prompts (Anthropic 2025): ``metric`` computes the shares of pairs helped
+alike, refused and hedged, ``report`` shows them in report.md (section, figure, run summary), ``board`` on the
+leaderboard (its columns and tab)."""
 
-Its metric (registered here, not on import) and report still live in polibench/metrics/ and polibench/report/
-until issue 40 moves them here."""
-
-from polibench.families.even_handedness import board
+from polibench.families.even_handedness import board, metric, report
 from polibench.kit.registry import Family
-from polibench.metrics import even_handedness
 
-FAMILY = Family(name="even_handedness", order=50, metrics=(even_handedness.METRIC,),
-                boards={"even_handedness": board.BOARD})
+FAMILY = Family(name="even_handedness", order=50, metrics=(metric.METRIC,),
+                reports={metric.METRIC.name: report.REPORT}, boards={metric.METRIC.name: board.BOARD})

@@ -7,9 +7,9 @@ from __future__ import annotations
 from html import escape
 from typing import Optional
 
+from polibench.families.even_handedness.metric import GROUP_STATS, PAIR_STATS, EvenHandednessBlock
 from polibench.kit.strict import Strict
 from polibench.leaderboard.board import Board, Column, Tab, Value, stored_values, task_cell, value_text, values
-from polibench.metrics.even_handedness import GROUP_STATS, PAIR_STATS, EvenHandednessBlock
 from polibench.report.registry import ShowContext
 
 SHOWN_GROUPS = 3   # the tab lists the most disfavoured groups

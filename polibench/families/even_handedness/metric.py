@@ -35,7 +35,7 @@ from polibench.errors import PolibenchError
 from polibench.metrics.blocks import EstimateBlock, Interval, Strict
 from polibench.metrics.bootstrap import percentile_intervals, resample_weights
 from polibench.metrics.columns import PAIR_FIELDS
-from polibench.metrics.registry import Estimate, Metric, MetricInput, hooks
+from polibench.metrics.registry import Estimate, Metric, MetricInput
 from polibench.records import PromptPair
 from polibench.seeding import derive_seed
 from polibench.taskspec.schema import Instrument, TaskConfig
@@ -247,5 +247,4 @@ METRIC = Metric(
         Estimate("refusal", "Refusals (paired prompts)", 0, 1, "none", "all", higher_is_better=False, digits=3),
         Estimate("hedging", "Opposing perspectives (paired prompts)", 0, 1, "none", "all", digits=3),
     ),
-    **hooks("polibench.report.even_handedness", "section", "summary", "figures"),
 )

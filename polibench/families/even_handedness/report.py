@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import textwrap
 
-from polibench.metrics.even_handedness import EvenHandednessBlock, GroupSide, PairSet
+from polibench.families.even_handedness.metric import EvenHandednessBlock, GroupSide, PairSet
 from polibench.report import plots
+from polibench.report.registry import Report
 from polibench.report.text import figure_link, share
 
 # the paper's three measures, in its figure's order, with their colours
@@ -104,3 +105,7 @@ def section(block: EvenHandednessBlock, ctx) -> list[str]:
     if "even_handedness" in ctx.figures:
         lines += figure_link(ctx.figures["even_handedness"], "Even-handedness, opposing perspectives and refusals")
     return lines
+
+
+# how report.md, `polibench run` and `polibench compare` show the metric (registered by the family)
+REPORT = Report(section=section, summary=summary, figures=figures)
