@@ -7,9 +7,9 @@ from __future__ import annotations
 from html import escape
 from typing import Optional
 
+from polibench.families.issue_bias.metric import IssueBiasBlock
 from polibench.kit.strict import Strict
 from polibench.leaderboard.board import Board, Column, Tab, Value, stored_values, task_cell, value_text, values
-from polibench.metrics.issue_bias import IssueBiasBlock
 from polibench.report.registry import ShowContext
 
 CELL_STATS = ("mean_stance", "pro_share", "refusal_share")

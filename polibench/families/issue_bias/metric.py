@@ -27,7 +27,7 @@ import numpy as np
 from polibench.errors import PolibenchError
 from polibench.metrics.blocks import EstimateBlock, Interval, Strict
 from polibench.metrics.bootstrap import percentile_intervals, resample_weights
-from polibench.metrics.registry import Estimate, Metric, MetricInput, hooks
+from polibench.metrics.registry import Estimate, Metric, MetricInput
 from polibench.records import ISSUE_LABELS
 from polibench.seeding import derive_seed
 from polibench.taskspec.schema import Instrument, TaskConfig
@@ -198,5 +198,4 @@ METRIC = Metric(
         Estimate("neutral_pro_share", "IssueBench pro share, neutral framing", 0, 1, "none", "all", digits=3),
         Estimate("refusal_share", "IssueBench refusal share", 0, 1, "none", "all", digits=3),
     ),
-    **hooks("polibench.report.issue_bias", "section", "summary", "figures"),
 )

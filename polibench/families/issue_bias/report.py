@@ -5,9 +5,10 @@ neutral framing."""
 
 from __future__ import annotations
 
-from polibench.metrics.issue_bias import FRAMINGS, IssueBiasBlock, IssueCell
+from polibench.families.issue_bias.metric import FRAMINGS, IssueBiasBlock, IssueCell
 from polibench.records import ISSUE_LABELS
 from polibench.report import plots
+from polibench.report.registry import Report
 from polibench.report.text import figure_link, share
 
 ATTRIBUTION = ("IssueBench: Röttger et al. 2025, arXiv 2502.08395, CC BY 4.0; grader: their stance template "
@@ -113,3 +114,7 @@ def section(block: IssueBiasBlock, ctx) -> list[str]:
     if "issue_bias" in ctx.figures:
         lines += figure_link(ctx.figures["issue_bias"], "IssueBench stance distribution")
     return lines
+
+
+# how report.md, `polibench run` and `polibench compare` show the metric (registered by the family)
+REPORT = Report(section=section, summary=summary, figures=figures)
