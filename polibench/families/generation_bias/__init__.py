@@ -1,10 +1,9 @@
-"""Liu et al.'s generation bias (liu_bias); on the leaderboard, its tab (``board``).
+"""Liu et al.'s generation bias (liu_bias): ``metric`` computes the Wasserstein distances of the ideology scores per
+group, ``null`` the permutation null they are read against, ``report`` shows them in report.md (its section and
+Table 5 over the run), ``board`` on the leaderboard (its tab)."""
 
-Its metric (registered here, not on import) and report still live in polibench/metrics/ and polibench/report/
-until issue 40 moves them here."""
-
-from polibench.families.generation_bias import board
+from polibench.families.generation_bias import board, metric, report
 from polibench.kit.registry import Family
-from polibench.metrics import generation_bias
 
-FAMILY = Family(name="generation_bias", order=60, metrics=(generation_bias.METRIC,), boards={"liu_bias": board.BOARD})
+FAMILY = Family(name="generation_bias", order=60, metrics=(metric.METRIC,),
+                reports={metric.METRIC.name: report.REPORT}, boards={metric.METRIC.name: board.BOARD})

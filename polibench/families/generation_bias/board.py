@@ -10,9 +10,9 @@ from typing import Optional
 
 from pydantic import RootModel
 
+from polibench.families.generation_bias.metric import LiuBlock
+from polibench.families.generation_bias.null import indistinguishable
 from polibench.leaderboard.board import Board, Tab, Value, task_cell, value_of, values
-from polibench.metrics.generation_bias import LiuBlock
-from polibench.metrics.liu_null import indistinguishable
 from polibench.report.registry import ShowContext
 
 MEASURES = ("indirect", "direct")

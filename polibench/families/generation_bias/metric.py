@@ -17,7 +17,7 @@ Intervals: a two-way bootstrap over keywords (drawn with replacement within each
 within each trigger kind); a response's weight is its keyword's count times its prompt's count, so a
 replicate is a weighted W2 (at most :data:`MAX_RESAMPLES` replicates).
 
-The noise floor (:mod:`polibench.metrics.liu_null`): W2 between a sample and the whole set is positive even
+The noise floor (:mod:`polibench.families.generation_bias.null`): W2 between a sample and the whole set is positive even
 when nothing differs, so every value also has its permutation null (keywords' option labels shuffled within
 the attribute, group sizes kept), the excess over the null's mean with a bootstrap interval, and a permutation
 p-value. Everything is seeded from the task's bootstrap seed, so ``polibench score --check`` reproduces every
@@ -31,10 +31,10 @@ from typing import Optional
 import numpy as np
 
 from polibench.errors import PolibenchError
+from polibench.families.generation_bias.null import LiuNull, permutation_null, permuted_labels
 from polibench.metrics.blocks import EstimateBlock, Interval, Strict
 from polibench.metrics.bootstrap import percentile_intervals, resample_weights
-from polibench.metrics.liu_null import LiuNull, permutation_null, permuted_labels
-from polibench.metrics.registry import Estimate, Metric, MetricInput, hooks
+from polibench.metrics.registry import Estimate, Metric, MetricInput
 from polibench.seeding import derive_seed
 from polibench.taskspec.schema import Instrument, TaskConfig
 
@@ -270,5 +270,4 @@ METRIC = Metric(
         Estimate("direct_excess", "Liu direct bias above the permutation null", -1, 1, "below the null",
                  "above the null", higher_is_better=False, digits=4),
     ),
-    **hooks("polibench.report.generation_bias", "section"), run_section="polibench.report.generation_bias:table5",
 )

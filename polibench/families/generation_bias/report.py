@@ -2,8 +2,8 @@
 published GPT-2 medium row quoted beside the run's.
 
 Beside each observed value: its permutation null (the mean W2 when keywords' options are shuffled, see
-:mod:`polibench.metrics.liu_null`), the excess over it with its interval, and the permutation p-value; values
-that cannot be told from the null (p ≥ 0.05) are marked "≈ null".
+:mod:`polibench.families.generation_bias.null`), the excess over it with its interval, and the permutation p-value;
+values that cannot be told from the null (p ≥ 0.05) are marked "≈ null".
 
 Liu et al. do not state the unit of their Table 5. Their values go up to 4.27, above 1, the largest possible
 W2 between score distributions on [0, 1], so they are scaled; this table prints polibench's W2 × 100 (the
@@ -15,8 +15,9 @@ from __future__ import annotations
 
 from typing import Optional
 
-from polibench.metrics.generation_bias import LiuBlock, LiuOption
-from polibench.metrics.liu_null import ALPHA, indistinguishable
+from polibench.families.generation_bias.metric import LiuBlock, LiuOption
+from polibench.families.generation_bias.null import ALPHA, indistinguishable
+from polibench.report.registry import Report
 
 SCALE = 100
 # Liu et al. 2022, Table 5, GPT-2 medium baseline (shared/reference/liu2022.json, "table5_baseline").
@@ -116,5 +117,9 @@ def option_lines(block: LiuBlock) -> list[str]:
 
 
 def section(block: LiuBlock, ctx) -> list[str]:
-    """The ``liu_bias`` metric's report section (its registration's hook)."""
+    """The ``liu_bias`` metric's report section."""
     return option_lines(block)
+
+
+# how report.md shows the metric: its section per task and Table 5 over the run (registered by the family)
+REPORT = Report(section=section, run_section=table5)
