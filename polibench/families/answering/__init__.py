@@ -1,11 +1,8 @@
-"""Warnings when the model is not really answering (the answering run-level metric); on the leaderboard, the flagged
-tasks' marks and the model page's warnings (``board``).
+"""Warnings when the model is not really answering (the ``answering`` run-level metric): ``metric`` computes them and
+says how report.md, ``polibench run`` and the site's index mark a flagged task (its ``warnings`` and ``flags``),
+``board`` opens the model page with them."""
 
-Its metric (registered here, not on import) and report still live in polibench/metrics/ and polibench/report/
-until issue 40 moves them here."""
-
-from polibench.families.answering import board
+from polibench.families.answering import board, metric
 from polibench.kit.registry import Family
-from polibench.metrics import answering
 
-FAMILY = Family(name="answering", order=120, run_metrics=(answering.METRIC,), run_boards={"answering": board.BOARD})
+FAMILY = Family(name="answering", order=120, run_metrics=(metric.METRIC,), run_boards={metric.METRIC.name: board.BOARD})

@@ -1,14 +1,14 @@
 """The ``answering`` run-level metric on the leaderboard (its family's board, :class:`~polibench.leaderboard.
 board.RunBoard`): an entry keeps its warnings (the model is not really answering) in ``run_metrics.answering``,
 recomputed by ``verify``; its model page opens with them. The index page marks the flagged tasks through the
-metric's ``flags`` hook (:mod:`polibench.metrics.answering`). Every value from an entry is escaped."""
+metric's ``flags`` hook (:mod:`polibench.families.answering.metric`). Every value from an entry is escaped."""
 
 from __future__ import annotations
 
 from html import escape
 
+from polibench.families.answering.metric import AnsweringWarning
 from polibench.leaderboard.board import RunBoard
-from polibench.metrics.answering import AnsweringWarning
 
 
 def page(warnings: list[AnsweringWarning]) -> str:

@@ -116,4 +116,4 @@ METRIC = RunMetric(
     name="answering", block=list[AnsweringWarning], compute=answering_warnings, empty=list,
     description="warnings when the model is not really answering: a chat-format task without a chat template, "
                 "option probability mass mostly off the options, most responses dropped or unrelated",
-    warnings="polibench.metrics.answering:warning_lines", flags="polibench.metrics.answering:warning_badges")
+    warnings=warning_lines, flags=warning_badges)
