@@ -1,12 +1,10 @@
-"""The PCT asked in several languages (language_effect, a run-level metric); on the leaderboard, the "Languages" tab
-(``board``).
+"""The PCT asked in several languages (the ``language_effect`` run-level metric): ``metric`` computes each language's
+position and its difference from English, ``report`` shows them in report.md (section, figure) and the run summary,
+``board`` on the leaderboard (the "Languages" tab). It uses the PCT's js.js formula (polibench.metrics.pct, until
+the pct family moves)."""
 
-Its metric (registered here, not on import) and report still live in polibench/metrics/ and polibench/report/
-until issue 40 moves them here."""
-
-from polibench.families.languages import board
+from polibench.families.languages import board, metric, report
 from polibench.kit.registry import Family
-from polibench.metrics import language_effect
 
-FAMILY = Family(name="languages", order=110, run_metrics=(language_effect.METRIC,),
-                run_boards={"language_effect": board.BOARD})
+FAMILY = Family(name="languages", order=110, run_metrics=(metric.METRIC,),
+                run_reports={metric.METRIC.name: report.REPORT}, run_boards={metric.METRIC.name: board.BOARD})

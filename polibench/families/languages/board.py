@@ -8,9 +8,9 @@ from __future__ import annotations
 from html import escape
 from typing import Any, Optional
 
+from polibench.families.languages.metric import AXES, LanguageEffect, LanguagePosition
+from polibench.families.languages.report import CHANNEL_NAMES
 from polibench.leaderboard.board import RunBoard, RunTab, Site
-from polibench.metrics.language_effect import AXES, LanguageEffect, LanguagePosition
-from polibench.report.languages import CHANNEL_NAMES
 
 
 def _num(value: Optional[float], ci: Optional[list[float]] = None, digits: int = 2, sign: bool = True) -> str:

@@ -273,10 +273,7 @@ def _spread(sheets: list[tuple[np.ndarray, np.ndarray]], on_axis: dict[str, np.n
     return out
 
 
-REPORT = "polibench.report.languages"
-
 METRIC = RunMetric(
     name="language_effect", block=list[LanguageEffect], compute=language_effects, empty=list,
     description="the PCT asked in several languages (translated instruments, tasks/languages/): each language's "
-                "position, its difference from English paired over statements, the spread across languages",
-    section=f"{REPORT}:section", summary=f"{REPORT}:summary", figures=f"{REPORT}:figures")
+                "position, its difference from English paired over statements, the spread across languages")

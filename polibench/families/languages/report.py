@@ -1,4 +1,4 @@
-"""How the ``language_effect`` run-level metric is shown (:mod:`polibench.metrics.language_effect`): report.md's
+"""How the ``language_effect`` run-level metric is shown (:mod:`polibench.families.languages.metric`): report.md's
 "Languages" section, its figure (the compass with one point per language, each joined to English) and the lines
 ``polibench run`` prints."""
 
@@ -7,10 +7,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Optional
 
-from polibench.metrics.language_effect import AXES, LanguageEffect, LanguagePosition
+from polibench.families.languages.metric import AXES, LanguageEffect, LanguagePosition
 from polibench.metrics.registry import get_metric
 from polibench.report import plots
 from polibench.report.pct import QUADRANTS, _rectangle
+from polibench.report.registry import RunReport
 from polibench.report.text import figure_link, fmt, share
 
 CHANNEL_NAMES = {"forced": "forced choice", "logprob": "log-probability", "open": "open-ended"}
@@ -177,3 +178,7 @@ def summary(effects: list[LanguageEffect], document: Any) -> list[str]:
             f"{lang.language} {axis} {fmt(lang.difference.get(axis))}{_ci(lang.simultaneous_ci.get(axis))}"
             for lang, axis in shifted) if shifted else "no language shifted from English") + f"; spread {spread}")
     return lines
+
+
+# how report.md and `polibench run` show the run-level metric (registered by the family)
+REPORT = RunReport(section=section, summary=summary, figures=figures)
