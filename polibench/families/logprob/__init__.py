@@ -1,9 +1,8 @@
-"""The PCT read from the options' log-probabilities (logprob_channel).
+"""The PCT read from the options' log-probabilities (logprob_channel): ``metric`` computes the expected answer and the
+position from the option probabilities (the PCT's js.js formula), ``report`` shows them in report.md and the run
+summary; it has no board of its own."""
 
-Its metric (registered here, not on import) and report still live in polibench/metrics/ and polibench/report/
-until issue 40 moves them here."""
-
+from polibench.families.logprob import metric, report
 from polibench.kit.registry import Family
-from polibench.metrics import logprob
 
-FAMILY = Family(name="logprob", order=80, metrics=(logprob.METRIC,))
+FAMILY = Family(name="logprob", order=80, metrics=(metric.METRIC,), reports={metric.METRIC.name: report.REPORT})

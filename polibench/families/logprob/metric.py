@@ -41,7 +41,7 @@ from polibench.metrics.pct import (
     js_round2,
     on_scale,
 )
-from polibench.metrics.registry import Estimate, Metric, MetricInput, hooks
+from polibench.metrics.registry import Estimate, Metric, MetricInput
 from polibench.scoring.logprob import PCT_ANSWER, per_prompt, scale_names
 
 DIGITS = 6
@@ -194,5 +194,4 @@ METRIC = Metric(
                  digits=3, what="probability of a continuation that begins with none of the options (below 0 only "
                                 "when one option's tokens begin another's)"),
     ),
-    **hooks("polibench.report.logprob", "section", "summary"),
 )

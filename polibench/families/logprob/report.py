@@ -1,9 +1,11 @@
 """report.md's section on the log-probability channel: per statement, the option distribution, the most probable
-answer, the expected answer, the entropy and the non-answer mass (definitions: :mod:`polibench.metrics.logprob`)."""
+answer, the expected answer, the entropy and the non-answer mass (definitions:
+:mod:`polibench.families.logprob.metric`)."""
 
 from __future__ import annotations
 
-from polibench.metrics.logprob import LogprobBlock
+from polibench.families.logprob.metric import LogprobBlock
+from polibench.report.registry import Report
 from polibench.report.text import with_ci
 
 
@@ -43,3 +45,7 @@ def summary(block: LogprobBlock, ctx) -> str:
             f" economic {with_ci(block.economic, block.ci.economic)},"
             f" social {with_ci(block.social, block.ci.social)}; entropy {block.entropy:.3f} bits,"
             f" non-answer mass {block.non_answer:.3f};")
+
+
+# how report.md, `polibench run` and `polibench compare` show the metric (registered by the family)
+REPORT = Report(section=section, summary=summary)
