@@ -8,7 +8,7 @@ blocks are stored in results.json under ``run_metrics``, one key per metric (:cl
 registry), checked by ``score --check``, and shown by the metric's own hooks: its report.md section, the lines
 ``polibench run`` prints, and its family's leaderboard board
 (:func:`polibench.leaderboard.boards.register_run_board`). The built-in ones are defined in
-:mod:`polibench.metrics.run_builtin` (and language_effect, answering) and registered by their families
+:mod:`polibench.families.channels.metric` (and language_effect, answering) and registered by their families
 (polibench/families/); another package adds one with :func:`register_run_metric` or through the
 ``polibench.run_metrics`` entry-point group (:data:`RUN_METRICS`, a :class:`polibench.kit.registry.Registry`;
 docs/architecture.md, "How to write a run-level metric").

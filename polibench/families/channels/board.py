@@ -8,9 +8,9 @@ from __future__ import annotations
 from html import escape
 from typing import Any, Optional
 
+from polibench.families.channels.metric import ChannelComparison
+from polibench.families.channels.report import dropped_text
 from polibench.leaderboard.board import RunBoard, RunTab, Site, Value
-from polibench.metrics.channels import ChannelComparison
-from polibench.report.channels import dropped_text
 
 
 def _num(value: Optional[float], ci: Optional[list[float]] = None, digits: int = 2, sign: bool = True) -> str:

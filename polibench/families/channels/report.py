@@ -1,4 +1,4 @@
-"""How the built-in run-level metrics are shown (their registrations' hooks, :mod:`polibench.metrics.run_builtin`),
+"""How the channels family's run-level metrics are shown (:data:`CHANNELS_REPORT` ..., registered by the family),
 in report.md, in ``polibench run``'s summary and in ``polibench compare --channels``:
 
 - :func:`channels_section`: the "Answer channels" table of the comparisons the task files declare
@@ -8,18 +8,19 @@ in report.md, in ``polibench run``'s summary and in ``polibench compare --channe
   statements whose original and opposite forms got the same side (an inconsistency rate with an item-bootstrap
   interval), and the option-order reversal (the ``order`` metric, which has no section of its own);
 - :func:`comparison_summary`: one line per comparison for ``polibench run``;
-- :func:`channel_comparisons`: the comparison (:func:`polibench.metrics.channels.compare_channels`) of chosen pairs
-  of a run's tasks, from its samples (``polibench compare --channels``); two tasks whose samples are read the same
-  way (:func:`~polibench.metrics.run_builtin.same_scale`) also get the share of identical answers.
+- :func:`channel_comparisons`: the comparison (:func:`polibench.families.channels.metric.compare_channels`) of
+  chosen pairs of a run's tasks, from its samples (``polibench compare --channels``); two tasks whose samples are
+  read the same way (:func:`~polibench.families.channels.metric.same_scale`) also get the share of identical
+  answers.
 """
 
 from __future__ import annotations
 
 from typing import Optional
 
-from polibench.metrics.channels import ChannelComparison, acquiescence
-from polibench.metrics.run_builtin import TaskControls, compare_tasks
+from polibench.families.channels.metric import ChannelComparison, TaskControls, acquiescence, compare_tasks
 from polibench.records import Sample
+from polibench.report.registry import RunReport
 from polibench.results.document import ResultsDocument
 from polibench.taskspec.schema import Instrument
 
@@ -157,3 +158,9 @@ def controls_section(found: dict[str, TaskControls], document: ResultsDocument) 
 
 def _coordinate(value: Optional[float]) -> str:
     return "no position" if value is None else f"{value:+.2f}"
+
+
+# how report.md and `polibench run` show the family's run-level metrics (registered by the family)
+CHANNELS_REPORT = RunReport(section=channels_section, summary=comparison_summary)
+COMPARISON_REPORT = RunReport(summary=comparison_summary)   # logprob, order: shown in others' sections
+CONTROLS_REPORT = RunReport(section=controls_section)
