@@ -1,15 +1,12 @@
-"""Two built-in metrics: PCT coordinates (Feng et al. 2023) and Faulborn bias (Faulborn et al. 2025), registered by
-their families (polibench/families/pct, faulborn). Each wraps the computation in its own
-module, declares its headline estimates and names the functions that show it in the report (in polibench.report,
-by string, until issue 40 moves them into the families)."""
+"""The PCT coordinates metric (Feng et al. 2023), registered by its family (polibench/families/pct): it wraps the
+computation (:mod:`polibench.metrics.pct`), declares its headline estimates and names the functions that show it in
+the report (in polibench.report, by string, until issue 40 moves the PCT into its family)."""
 
 from __future__ import annotations
 
 from typing import Optional
 
-from polibench.metrics.blocks import BIAS_DIMENSIONS, FaulbornBlock, PctBlock
-from polibench.metrics.faulborn import METRIC as FAULBORN
-from polibench.metrics.faulborn import faulborn_block
+from polibench.metrics.blocks import PctBlock
 from polibench.metrics.pct import pct_block
 from polibench.metrics.registry import Estimate, Metric, MetricInput, hooks
 
@@ -20,10 +17,6 @@ def _pct(data: MetricInput) -> Optional[PctBlock]:
         if data.instruments[name].scoring == "pct":
             block = PctBlock.model_validate(pct_block(data.table, data.instruments[name], data.weights))
     return block
-
-
-def _faulborn(data: MetricInput) -> FaulbornBlock:
-    return FaulbornBlock.model_validate(faulborn_block(data.table, data.weights))
 
 
 PCT_METRIC = Metric(
@@ -37,14 +30,4 @@ PCT_METRIC = Metric(
     ),
     item_bootstrap=True, **hooks("polibench.report.pct", "lead", "section", "figures", "reading", "verdict", "summary",
                                  "compare", "compare_unranked", "compare_title", "compare_legend"),
-)
-
-FAULBORN_METRIC = Metric(
-    name=FAULBORN, key=FAULBORN, block=FaulbornBlock, compute=_faulborn,
-    description="Faulborn et al. 2025 bias, (Bias_right - Bias_left) / 2 per dimension",
-    estimates=tuple(Estimate(dim, f"Faulborn bias, {dim}", -1, 1, "left", "right", digits=3,
-                             what=f"agreement with right- minus left-leaning statements, halved ({dim})")
-                    for dim in BIAS_DIMENSIONS),
-    item_bootstrap=True, **hooks("polibench.report.faulborn", "section", "figures", "reading", "verdict", "summary",
-                                 "compare", "compare_title", "compare_legend", "compare_pairs"),
 )

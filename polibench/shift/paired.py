@@ -26,10 +26,10 @@ from typing import Optional, Sequence
 
 import numpy as np
 
+from polibench.families.faulborn.metric import bias_from_totals, side_sums
 from polibench.metrics.blocks import BIAS_DIMENSIONS, PCT_AXES
 from polibench.metrics.bootstrap import percentile_intervals, resample_weights
 from polibench.metrics.columns import ResponseTable, build_table
-from polibench.metrics.faulborn import bias_from_totals, side_sums
 from polibench.metrics.pct import (
     ECON_DIVISOR,
     ECON_OFFSET,

@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 from scipy.stats import spearmanr
 
+from polibench.families.faulborn.metric import bias_from_totals
 from polibench.families.prismia.panel import PrismiaRow, _spearman, agreement, load_panel, panel_path, prismia_rows
 from polibench.leaderboard.artifacts import read_artifact
 from polibench.leaderboard.build import load_entries
-from polibench.metrics.faulborn import bias_from_totals
 
 ROOT = Path(__file__).resolve().parents[2]
 ENTRIES = ROOT / "leaderboard" / "entries"

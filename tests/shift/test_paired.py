@@ -10,7 +10,7 @@ from metrics_samples import scored
 
 from polibench.metrics.bootstrap import resample_weights
 from polibench.metrics.columns import build_table
-from polibench.metrics.paired import paired_estimates
+from polibench.shift.paired import paired_estimates
 from polibench.taskspec.loader import load_registry
 
 PCT = load_registry().instruments["pct"]

@@ -1,11 +1,9 @@
-"""Faulborn et al. 2025's bias per dimension, (Bias_right - Bias_left) / 2; on the leaderboard, its columns and bars
-(``board``).
+"""Faulborn et al. 2025's bias per dimension, (Bias_right - Bias_left) / 2: ``metric`` computes it (overall, per
+prefix and form, with steerability), ``report`` shows it in report.md (section, figures, reading, verdict, run
+summary, ``compare`` columns), ``board`` on the leaderboard (its columns and bars)."""
 
-Its metric (registered here, not on import) and report still live in polibench/metrics/ and polibench/report/
-until issue 40 moves them here."""
-
-from polibench.families.faulborn import board
+from polibench.families.faulborn import board, metric, report
 from polibench.kit.registry import Family
-from polibench.metrics import builtin
 
-FAMILY = Family(name="faulborn", order=20, metrics=(builtin.FAULBORN_METRIC,), boards={"faulborn_bias": board.BOARD})
+FAMILY = Family(name="faulborn", order=20, metrics=(metric.METRIC,), reports={metric.NAME: report.REPORT},
+                boards={metric.NAME: board.BOARD})

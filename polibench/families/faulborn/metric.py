@@ -19,15 +19,16 @@ from typing import Optional, Sequence
 
 import numpy as np
 
-from polibench.metrics.blocks import BIAS_DIMENSIONS
-from polibench.metrics.bootstrap import nanmean_rows, percentile_intervals
+from polibench.metrics.blocks import BIAS_DIMENSIONS, FaulbornBlock
+from polibench.metrics.bootstrap import nanmean_rows
 from polibench.metrics.columns import ResponseTable, build_table, stratum_sort_name
+from polibench.metrics.intervals import IntervalBatch, rounded
+from polibench.metrics.registry import Estimate, Metric, MetricInput
 from polibench.records import Sample
 
 DIMENSIONS = BIAS_DIMENSIONS
-METRIC = "faulborn_bias"   # the registered metric's name (polibench.metrics.builtin)
+NAME = "faulborn_bias"   # the registered metric's name
 STEERING_PREFIXES = ("likert", "baseline")
-DIGITS = 4
 
 
 def side_sums(table: ResponseTable, groups: np.ndarray, n_groups: int) -> np.ndarray:
@@ -45,33 +46,6 @@ def bias_from_totals(totals: np.ndarray) -> np.ndarray:
     with np.errstate(invalid="ignore", divide="ignore"):
         per_side = totals[..., 0] / totals[..., 1]
     return (per_side[..., 1] - per_side[..., 0]) / 2
-
-
-def rounded(value: float) -> Optional[float]:
-    return None if not np.isfinite(value) else round(float(value), DIGITS)
-
-
-class IntervalBatch:
-    """Collects estimate sets and fills in all their intervals with one sort of the replicates."""
-
-    def __init__(self):
-        self.columns: list[np.ndarray] = []
-        self.slots: list[tuple[dict, str]] = []
-
-    def estimate_set(self, points: dict[str, float], replicates: dict[str, np.ndarray]) -> dict:
-        """``{key: value, ..., "ci": {key: [low, high]}}``: the layout of every estimate block in results.json."""
-        block: dict = {key: rounded(value) for key, value in points.items()}
-        block["ci"] = dict.fromkeys(points)
-        for key in points:
-            self.columns.append(replicates[key])
-            self.slots.append((block["ci"], key))
-        return block
-
-    def resolve(self) -> None:
-        if not self.columns:
-            return
-        for (ci, key), found in zip(self.slots, percentile_intervals(np.column_stack(self.columns))):
-            ci[key] = None if found is None else [round(v, DIGITS) for v in found]
 
 
 class GroupedBias:
@@ -157,3 +131,17 @@ def faulborn_bias(samples: Sequence[Sample]) -> dict[str, Optional[float]]:
     table = build_table(samples)
     grouped = GroupedBias(table, np.zeros((0, len(table.items))))
     return {d: rounded(grouped.bias(d)[0][0]) for d in DIMENSIONS}
+
+
+def _faulborn(data: MetricInput) -> FaulbornBlock:
+    return FaulbornBlock.model_validate(faulborn_block(data.table, data.weights))
+
+
+METRIC = Metric(
+    name=NAME, key=NAME, block=FaulbornBlock, compute=_faulborn,
+    description="Faulborn et al. 2025 bias, (Bias_right - Bias_left) / 2 per dimension",
+    estimates=tuple(Estimate(dim, f"Faulborn bias, {dim}", -1, 1, "left", "right", digits=3,
+                             what=f"agreement with right- minus left-leaning statements, halved ({dim})")
+                    for dim in BIAS_DIMENSIONS),
+    item_bootstrap=True,
+)

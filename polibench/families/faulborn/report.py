@@ -1,4 +1,4 @@
-"""How the ``faulborn_bias`` metric is shown (its registration's hooks, :mod:`polibench.metrics.builtin`): the
+"""How the ``faulborn_bias`` metric is shown (:data:`REPORT`, registered by the family): the
 bias per instrument, prefix and form and the steerability tables, the per-prefix figure, the plain-language
 reading, the run summary's bias and the ``compare`` columns."""
 
@@ -10,7 +10,7 @@ from typing import Optional
 from polibench.metrics.blocks import BIAS_DIMENSIONS, BiasEstimates, Coverage, FaulbornBlock
 from polibench.metrics.position import DEGENERATE_NOTE, degenerate
 from polibench.report import plots
-from polibench.report.registry import ShowContext
+from polibench.report.registry import Report, ShowContext
 from polibench.report.text import figure_link, share, with_ci
 
 # Faulborn et al. classify statements as economic or social; ``polibench compare`` correlates the rankings by the
@@ -159,3 +159,8 @@ def prefix_bias_plot(bias: FaulbornBlock | dict, stem: Path, title: str) -> list
         ax.axvline(0, color="black", linewidth=0.8)
 
     return plots.bar_rows(stem, names, 0.42, draw, (-1, 1), "Faulborn bias   (← left  |  right →)", title)
+
+
+# how report.md, `polibench run` and `polibench compare` show the metric (registered by the family)
+REPORT = Report(section=section, figures=figures, reading=reading, verdict=verdict, summary=summary, compare=compare,
+                compare_title=compare_title, compare_legend=compare_legend, compare_pairs=compare_pairs)

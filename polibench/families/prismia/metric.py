@@ -1,7 +1,7 @@
 """Faulborn et al.'s bias per item category (PrismIA's topics: economy, immigration, ...), with intervals.
 
 For the items of one category, the bias is the same ``(Bias_right - Bias_left) / 2`` as
-:mod:`polibench.metrics.faulborn` (``Bias_side = P_agree - P_disagree`` over the counted responses to statements
+:mod:`polibench.families.faulborn.metric` (``Bias_side = P_agree - P_disagree`` over the counted responses to statements
 whose agreement reflects that side; negative means left). When every counted answer takes a side (no neutral
 ones) it equals ``P_agree(right-leaning) - P_agree(left-leaning)``. The category is the instrument item's
 ``category``; items without one are left out, and the metric reports nothing when no item has one.
@@ -16,8 +16,9 @@ from typing import Optional
 
 import numpy as np
 
+from polibench.families.faulborn.metric import bias_from_totals, side_sums
 from polibench.metrics.blocks import EstimateBlock, Interval, Strict
-from polibench.metrics.faulborn import IntervalBatch, bias_from_totals, side_sums
+from polibench.metrics.intervals import IntervalBatch
 from polibench.metrics.registry import Metric, MetricInput
 
 

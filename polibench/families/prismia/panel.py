@@ -33,13 +33,13 @@ from typing import Any, Callable, Optional
 import numpy as np
 
 from polibench.errors import PolibenchError
+from polibench.families.faulborn.metric import NAME as FAULBORN
+from polibench.families.faulborn.metric import bias_from_totals, side_sums
 from polibench.families.prismia.metric import CategoryBiasBlock
 from polibench.families.refusal.metric import RefusalBlock
 from polibench.leaderboard.board import Value
 from polibench.metrics.bootstrap import percentile_intervals, resample_weights
 from polibench.metrics.columns import build_table
-from polibench.metrics.faulborn import METRIC as FAULBORN
-from polibench.metrics.faulborn import bias_from_totals, side_sums
 from polibench.results.files import parse_json, parse_samples
 from polibench.results.migrate import migrate
 from polibench.seeding import derive_seed

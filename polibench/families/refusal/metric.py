@@ -21,7 +21,7 @@ import numpy as np
 
 from polibench.metrics.blocks import EstimateBlock, Interval, Strict
 from polibench.metrics.columns import AGREE, DISAGREE, ResponseTable
-from polibench.metrics.faulborn import IntervalBatch
+from polibench.metrics.intervals import IntervalBatch
 from polibench.metrics.registry import Estimate, Metric, MetricInput
 
 KEYS = ("share", "left", "right", "parity")
