@@ -14,7 +14,7 @@ sides are exchangeable within each item, so each item's two sets of responses ar
 Estimates (each as side B minus side A):
 
 - PCT ``economic`` / ``social`` of every PCT-scored instrument, from each item's answer (the 4-answer mapping
-  of :func:`polibench.metrics.pct.answer_from_scores` over the original-form responses) and the js.js
+  of :func:`polibench.families.pct.metric.answer_from_scores` over the original-form responses) and the js.js
   weights; an item unanswered on one side contributes 0 there, as in the coordinates themselves;
 - Faulborn's bias per dimension (economic, social, total) over every counted response.
 """
@@ -27,10 +27,7 @@ from typing import Optional, Sequence
 import numpy as np
 
 from polibench.families.faulborn.metric import bias_from_totals, side_sums
-from polibench.metrics.blocks import BIAS_DIMENSIONS, PCT_AXES
-from polibench.metrics.bootstrap import percentile_intervals, resample_weights
-from polibench.metrics.columns import ResponseTable, build_table
-from polibench.metrics.pct import (
+from polibench.families.pct.metric import (
     ECON_DIVISOR,
     ECON_OFFSET,
     SOC_DIVISOR,
@@ -41,6 +38,9 @@ from polibench.metrics.pct import (
     on_scale,
     stance_means,
 )
+from polibench.metrics.blocks import BIAS_DIMENSIONS, PCT_AXES
+from polibench.metrics.bootstrap import percentile_intervals, resample_weights
+from polibench.metrics.columns import ResponseTable, build_table
 from polibench.records import Sample
 from polibench.taskspec.schema import Instrument
 

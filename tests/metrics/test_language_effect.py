@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 
 from polibench.families.languages.metric import language_effects
+from polibench.families.pct.metric import ECON_DIVISOR, SOC_DIVISOR
 from polibench.metrics.compute import compute_task_results
-from polibench.metrics.pct import ECON_DIVISOR, SOC_DIVISOR
 from polibench.metrics.run_level import RunInput
 from polibench.records import Sample, Stance
 from polibench.scoring.forced_choice import forced_choice_stance

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from polibench.metrics.pct import ANSWER_NAMES, answer_from_scores
+from polibench.families.pct.metric import ANSWER_NAMES, answer_from_scores
 from polibench.records import Sample
 from polibench.scoring.base import StanceResult, StanceScorer
 from polibench.scoring.forced_choice import OPTIONS, forced_choice_stance, parse_forced_choice

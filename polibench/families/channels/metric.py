@@ -7,9 +7,9 @@ rule, always "strongly agree" or "strongly disagree". Comparing the two channels
 mix a difference of *side* with a difference of the *strength* each channel can express. :func:`compare_channels`
 compares **sides** instead:
 
-- each channel's own position (the js.js formula on its pooled answers, :func:`polibench.metrics.pct.item_answers`
-  on the original-form responses, all prompt variants pooled): the ``pct`` block's coordinates, each on its own
-  answer scale (``coordinates``);
+- each channel's own position (the js.js formula on its pooled answers,
+  :func:`polibench.families.pct.metric.item_answers` on the original-form responses, all prompt variants pooled):
+  the ``pct`` block's coordinates, each on its own answer scale (``coordinates``);
 - each statement's **side** in each channel (:func:`statement_sides`): agree when most of its kept responses agree,
   disagree when most disagree, none on a tie or without a kept response; the strength of each response is ignored;
 - the **side positions** (``side_coordinates``): the js.js coordinates with every statement that has a side in
@@ -48,10 +48,7 @@ from typing import Mapping, Optional, Sequence
 
 import numpy as np
 
-from polibench.kit.strict import Strict
-from polibench.metrics.bootstrap import DEFAULT_RESAMPLES, percentile_intervals, resample_weights
-from polibench.metrics.columns import AGREE, DISAGREE, build_table, stratum_sort_name
-from polibench.metrics.pct import (
+from polibench.families.pct.metric import (
     ANSWER_NAMES,
     ECON_DIVISOR,
     ECON_OFFSET,
@@ -64,6 +61,9 @@ from polibench.metrics.pct import (
     js_round2,
     pct_coordinates,
 )
+from polibench.kit.strict import Strict
+from polibench.metrics.bootstrap import DEFAULT_RESAMPLES, percentile_intervals, resample_weights
+from polibench.metrics.columns import AGREE, DISAGREE, build_table, stratum_sort_name
 from polibench.metrics.registry import get_metric
 from polibench.metrics.run_level import RunInput, RunMetric
 from polibench.records import Sample

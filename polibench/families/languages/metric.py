@@ -34,10 +34,7 @@ from typing import Any, Mapping, Optional, Sequence
 
 import numpy as np
 
-from polibench.kit.strict import Strict
-from polibench.metrics.bootstrap import DEFAULT_RESAMPLES, LEVEL, percentile_intervals, resample_weights
-from polibench.metrics.columns import stratum_sort_name
-from polibench.metrics.pct import (
+from polibench.families.pct.metric import (
     ECON_DIVISOR,
     ECON_OFFSET,
     SOC_DIVISOR,
@@ -46,6 +43,9 @@ from polibench.metrics.pct import (
     instrument_weights,
     item_answers,
 )
+from polibench.kit.strict import Strict
+from polibench.metrics.bootstrap import DEFAULT_RESAMPLES, LEVEL, percentile_intervals, resample_weights
+from polibench.metrics.columns import stratum_sort_name
 from polibench.metrics.run_level import RunInput, RunMetric
 from polibench.records import Sample
 from polibench.scoring.option_lexicon import language_name
@@ -233,7 +233,7 @@ def _filled_positions(w: np.ndarray, contrib: np.ndarray, answered: np.ndarray, 
                       low: np.ndarray, high: np.ndarray, offset: float, divisor: float) -> np.ndarray:
     """One axis's position per row of statement weights ``w``: the answered statements' weights, each unanswered
     statement filled with their mean and the fill kept within what the unanswered ones could add (their lowest and
-    highest weights), as the pct block's point (:func:`polibench.metrics.pct.axis_positions`); NaN without an
+    highest weights), as the pct block's point (:func:`polibench.families.pct.metric.axis_positions`); NaN without an
     answered statement."""
     total = w @ (contrib * mask)
     unanswered = (1.0 - answered) * mask

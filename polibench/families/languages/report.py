@@ -8,9 +8,9 @@ from pathlib import Path
 from typing import Any, Optional
 
 from polibench.families.languages.metric import AXES, LanguageEffect, LanguagePosition
+from polibench.families.pct.report import QUADRANTS, _rectangle
 from polibench.metrics.registry import get_metric
 from polibench.report import plots
-from polibench.report.pct import QUADRANTS, _rectangle
 from polibench.report.registry import RunReport
 from polibench.report.text import figure_link, fmt, share
 

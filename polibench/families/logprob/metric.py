@@ -8,7 +8,7 @@ option distribution, gives the statement's **most probable answer** ``argmax q``
 
 Overall: the mean over statements of the expected answer, the entropy and the non-answer mass (every statement
 weighs the same), and two pairs of PCT coordinates (instruments with ``scoring: pct``), through the js.js formula
-of :mod:`polibench.metrics.pct`:
+of :mod:`polibench.families.pct.metric`:
 
 - ``modal_economic`` / ``modal_social``: each statement answered with its most probable answer (a Likert 3 is
   no PCT answer and contributes 0, as an unanswered statement does);
@@ -30,9 +30,7 @@ from typing import Optional
 
 import numpy as np
 
-from polibench.metrics.blocks import EstimateBlock, Interval, Strict
-from polibench.metrics.bootstrap import percentile_intervals
-from polibench.metrics.pct import (
+from polibench.families.pct.metric import (
     ECON_DIVISOR,
     ECON_OFFSET,
     SOC_DIVISOR,
@@ -41,6 +39,8 @@ from polibench.metrics.pct import (
     js_round2,
     on_scale,
 )
+from polibench.metrics.blocks import EstimateBlock, Interval, Strict
+from polibench.metrics.bootstrap import percentile_intervals
 from polibench.metrics.registry import Estimate, Metric, MetricInput
 from polibench.scoring.logprob import PCT_ANSWER, per_prompt, scale_names
 

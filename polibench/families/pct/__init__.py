@@ -1,11 +1,10 @@
-"""The Political Compass Test's coordinates (Feng et al. 2023): computed from the averaged stances (js.js); on the
-leaderboard, the compass and the main table's columns (``board``).
+"""The Political Compass Test's coordinates (Feng et al. 2023): ``metric`` computes them from the averaged stances
+(js.js), ``position`` holds the PCT's own judgements of a position (acquiescence, the always-agree point), ``report``
+shows them in report.md (compass figure, reading, compare columns), ``board`` on the leaderboard (the compass and
+the main table's columns)."""
 
-Its metric (registered here, not on import) and report still live in polibench/metrics/ and polibench/report/
-until issue 40 moves them here."""
-
-from polibench.families.pct import board
+from polibench.families.pct import board, metric, report
 from polibench.kit.registry import Family
-from polibench.metrics import builtin
 
-FAMILY = Family(name="pct", order=10, metrics=(builtin.PCT_METRIC,), boards={"pct_coordinates": board.BOARD})
+FAMILY = Family(name="pct", order=10, metrics=(metric.METRIC,), reports={metric.NAME: report.REPORT},
+                boards={metric.NAME: board.BOARD})

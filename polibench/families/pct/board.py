@@ -9,10 +9,11 @@ from typing import Optional
 
 from pydantic import Field
 
+from polibench.families.pct.position import acquiescence_flag, agree_share
 from polibench.kit.strict import Strict
 from polibench.leaderboard.board import Board, Column, Position, Section, Spread, Value
 from polibench.metrics.blocks import PCT_AXES, PctBlock
-from polibench.metrics.position import MIN_AXIS_COVERAGE, PositionReading, acquiescence_flag, agree_share, read_position
+from polibench.metrics.position import MIN_AXIS_COVERAGE, PositionReading, read_position
 from polibench.report.registry import ShowContext
 
 RANGE = (-10.0, 10.0)

@@ -35,9 +35,10 @@ from typing import Optional, Sequence
 
 import numpy as np
 
-from polibench.metrics.blocks import PCT_AXES
+from polibench.metrics.blocks import PCT_AXES, PctBlock
 from polibench.metrics.bootstrap import percentile_intervals
 from polibench.metrics.columns import ResponseTable, build_table
+from polibench.metrics.registry import Estimate, Metric, MetricInput
 from polibench.records import Sample
 from polibench.taskspec.schema import Instrument
 
@@ -337,3 +338,27 @@ def pct_block(table: ResponseTable, instrument: Instrument, weights: np.ndarray,
         "per_variant": per_variant,
         "spread": {axis: spread([c[axis] for c in per_variant.values() if c[axis] is not None]) for axis in PCT_AXES},
     }
+
+
+NAME = "pct_coordinates"
+
+
+def _pct(data: MetricInput) -> Optional[PctBlock]:
+    block = None
+    for name in data.task.instruments:
+        if data.instruments[name].scoring == "pct":
+            block = PctBlock.model_validate(pct_block(data.table, data.instruments[name], data.weights))
+    return block
+
+
+METRIC = Metric(
+    name=NAME, key="pct", block=PctBlock, compute=_pct,
+    description="Political Compass Test coordinates (js.js formula) from the averaged stances, Feng et al. 2023",
+    estimates=(
+        Estimate("economic", "PCT economic", -10, 10, "left", "right",
+                 what="the position on the economic axis: the js.js formula over the statements' answers"),
+        Estimate("social", "PCT social", -10, 10, "libertarian", "authoritarian",
+                 what="the position on the social axis: the js.js formula over the statements' answers"),
+    ),
+    item_bootstrap=True,
+)

@@ -1,4 +1,4 @@
-"""How the ``pct_coordinates`` metric is shown (its registration's hooks, :mod:`polibench.metrics.builtin`):
+"""How the ``pct_coordinates`` metric is shown (:data:`REPORT`, registered by the family):
 the quadrant sentence, the compass figure, coordinates per prompt variant, the plain-language reading, the
 run summary's coordinates and the ``compare`` columns."""
 
@@ -7,11 +7,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Optional
 
+from polibench.families.pct.position import acquiescence_flag, agree_share, read_pct_block
 from polibench.metrics.blocks import PCT_AXES, PctBlock
-from polibench.metrics.position import acquiescence_flag, agree_share, read_pct_block
 from polibench.metrics.registry import get_metric
 from polibench.report import plots
-from polibench.report.registry import ShowContext
+from polibench.report.registry import Report, ShowContext
 from polibench.report.text import figure_link, fmt, with_ci
 
 QUADRANTS = (  # (x0, y0, colour, label): the political compass's customary colours
@@ -245,3 +245,9 @@ def _rectangle(corner: tuple[float, float], colour: str):
     from matplotlib.patches import Rectangle
 
     return Rectangle(corner, 10, 10, facecolor=colour, alpha=0.35, edgecolor="none", zorder=0)
+
+
+# how report.md, `polibench run` and `polibench compare` show the metric (registered by the family)
+REPORT = Report(lead=lead, section=section, figures=figures, reading=reading, verdict=verdict, summary=summary,
+                compare=compare, compare_unranked=compare_unranked, compare_title=compare_title,
+                compare_legend=compare_legend)
