@@ -13,9 +13,8 @@ nothing else needs editing.
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass, field
-from typing import Any, Callable, Optional, Sequence, Union
+from typing import Any, Callable, Optional, Sequence
 
 import numpy as np
 from pydantic import BaseModel
@@ -68,50 +67,12 @@ class MetricInput:
     seed: int = 0               # the task's bootstrap seed, for a metric that draws its own resamples
 
 
-# A presentation hook: a callable, or ``"module:function"`` imported on first use (the built-in metrics' report
-# code lives in polibench.report, a layer above the metrics, so they name it by string, as the scorer registry
-# names its scorers).
-Hook = Union[Callable[..., Any], str, None]
-
-
-def hooks(module: str, *names: str) -> dict[str, Any]:
-    """``{name: "module:name"}``: the presentation hooks a built-in metric's ``module`` defines under their names."""
-    return {name: f"{module}:{name}" for name in names}
-
-
-def resolve_hook(found: Hook) -> Optional[Callable[..., Any]]:
-    """A hook as a callable: a ``"module:function"`` string is imported now; None stays None."""
-    if isinstance(found, str):
-        module, _, attr = found.partition(":")
-        return getattr(importlib.import_module(module), attr)
-    return found
-
-
 @dataclass(frozen=True)
 class Metric:
-    """A metric: how it is computed and checked, its headline estimates, and how each consumer shows it.
-
-    Every hook is optional and takes ``(block, context)`` with a :class:`polibench.report.registry.ShowContext`,
-    except ``run_section``,
-    which takes ``({task: block}, model name)``:
-
-    - ``lead``: report.md lines right under the task's headline table (e.g. the quadrant sentence);
-    - ``section``: the metric's own report.md section (tables, links to its figures);
-    - ``figures``: draws the metric's figures into ``context.run_dir``; returns {kind: file names};
-    - ``reading``: sentences of the plain-language "Reading this result" part of the task;
-    - ``verdict``: one short sentence on what the task's result says, for report.md's summary (called for the
-      task's first-listed metric only);
-    - ``summary``: the fragment of the one line ``polibench run`` prints per task;
-    - ``run_section``: report.md lines over every task of the run that has this metric's block;
-    - ``compare``: ``{column: value}`` for ``polibench compare``; ``compare_unranked``: ``{column: why}`` for
-      the columns whose value must not be ranked; ``compare_title``: ``column -> heading`` (takes a column only);
-      ``compare_legend``: a fragment of the line over ``compare``'s table saying what the columns are;
-      ``compare_pairs``: ``{key: {"between": [column, column], "title": ...}}``, two columns whose rankings
-      ``compare`` correlates (Kendall's tau), e.g. the Faulborn bias on PCT vs WVS items.
-
-    These hooks are read through :func:`polibench.report.registry.report_of` while issue 40 moves each family's
-    report into its folder (a family's ``Report`` replaces them). What a metric adds to the leaderboard is its
-    family's board (:func:`polibench.leaderboard.boards.register_board`, ``Family(boards=...)``), not a field here.
+    """A metric: how it is computed and checked, and its headline estimates (label, range, sign meaning), from
+    which the report, ``compare`` and the leaderboard take everything they show of it by default. How report.md,
+    ``polibench run`` and ``polibench compare`` show more of it is its family's :class:`polibench.report.registry.
+    Report`; what it adds to the leaderboard, its family's board (:mod:`polibench.leaderboard.boards`).
 
     ``item_bootstrap``: the intervals come from the task's shared item bootstrap, which the report describes
     once per task.
@@ -126,27 +87,6 @@ class Metric:
     # raises PolibenchError when the task's spec cannot feed this metric: (task, its instruments, variant ids)
     check_spec: Optional[Callable[[TaskConfig, dict[str, Instrument], list[str]], None]] = None
     item_bootstrap: bool = False
-    lead: Hook = None
-    section: Hook = None
-    figures: Hook = None
-    reading: Hook = None
-    verdict: Hook = None
-    summary: Hook = None
-    run_section: Hook = None
-    compare: Hook = None
-    compare_unranked: Hook = None
-    compare_title: Hook = None      # column -> its short heading in ``polibench compare``'s table
-    compare_legend: Hook = None
-    compare_pairs: Hook = None
-
-    def hook(self, name: str) -> Optional[Callable[..., Any]]:
-        """The hook ``name`` as a callable (a ``"module:function"`` string imported now), or None if unset."""
-        return resolve_hook(getattr(self, name))
-
-    def show(self, name: str, block: BaseModel, *args, default: Any = None) -> Any:
-        """Call hook ``name`` on ``block`` (and ``args``); ``default`` when the metric has no such hook."""
-        found = self.hook(name)
-        return default if found is None else found(block, *args)
 
 
 def _checked(name: str, found: Any) -> Metric:

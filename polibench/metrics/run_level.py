@@ -23,7 +23,6 @@ from typing import Any, Callable, Mapping, Optional, Sequence
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError, model_validator
 
 from polibench.kit.registry import Registry
-from polibench.metrics.registry import Hook, resolve_hook
 from polibench.records import Sample
 from polibench.taskspec.schema import Instrument, TaskConfig
 
@@ -46,17 +45,13 @@ class RunMetric:
 
     ``block`` is the block's type as pydantic reads it (a model, or e.g. ``list[Model]``, ``dict[str, Model]``);
     ``empty`` makes the block of a run where nothing applies, which is also what a results.json written before
-    the metric existed reads as. Hooks (a callable or ``"module:function"``, as for :class:`~polibench.metrics.
-    registry.Metric`) take ``(block, results document)``:
+    the metric existed reads as. How report.md and ``polibench run`` show it is its family's
+    :class:`polibench.report.registry.RunReport`, its leaderboard board its family's too. Two optional functions
+    say what a reader must see first, and take the block alone:
 
-    - ``section``: report.md lines, after the task sections (a metric shown inside another's section has none);
-    - ``summary``: lines ``polibench run`` prints after the per-task lines;
-    - ``warnings``: ``(task, text)`` pairs a reader must see first (e.g. the model is not really answering): the
-      run's output prints them, report.md opens with them (takes the block alone);
-    - ``flags``: ``(task, badge, text)`` triples: how the leaderboard marks the flagged tasks of an entry (takes
-      the block alone);
-    - ``figures``: takes ``(block, results document, run folder)``, draws the metric's figures there and returns
-      their file names; a metric with this hook gets those names as a third argument of ``section``.
+    - ``warnings``: ``(task, text)`` pairs (e.g. the model is not really answering): the run's output prints them,
+      report.md opens with them;
+    - ``flags``: ``(task, badge, text)`` triples: how the leaderboard marks the flagged tasks of an entry.
     """
 
     name: str                                  # its key in results.json's ``run_metrics``
@@ -64,19 +59,16 @@ class RunMetric:
     block: Any
     compute: Callable[[RunInput], Any]
     empty: Callable[[], Any]
-    section: Hook = None
-    summary: Hook = None
-    warnings: Hook = None
-    flags: Hook = None
-    figures: Hook = None
+    warnings: Optional[Callable[[Any], list[tuple[str, str]]]] = None
+    flags: Optional[Callable[[Any], list[tuple[str, str, str]]]] = None
 
     @cached_property
     def adapter(self) -> TypeAdapter:
         return TypeAdapter(self.block)
 
     def show(self, name: str, block: Any, *args, default: Any = None) -> Any:
-        """Call hook ``name`` on ``block`` (and ``args``); ``default`` when the metric has no such hook."""
-        found = resolve_hook(getattr(self, name))
+        """Call ``warnings`` or ``flags`` on ``block`` (and ``args``); ``default`` when the metric has none."""
+        found = getattr(self, name)
         return default if found is None else found(block, *args)
 
 

@@ -3,20 +3,17 @@
 (``Family(reports=...)``, ``Family(run_reports=...)``) or with :func:`register_report`.
 
 :class:`ShowContext` is what each part sees besides the metric's own block. :func:`report_of` and :func:`show` are
-what the report's modules and ``polibench run`` call; they name no metric. A metric with no registered report is
-shown through the presentation hooks its registration still carries (``Metric.section`` ...), which issue 40 moves,
-family by family, into the families' ``report.py``; a metric with neither shows its headline estimates only.
+what the report's modules and ``polibench run`` call; they name no metric. A metric with no registered report
+shows its headline estimates only.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Optional
 
 from polibench.kit.registry import Registry
-from polibench.metrics.registry import METRICS, resolve_hook
-from polibench.metrics.run_level import RUN_METRICS
 
 
 @dataclass(frozen=True)
@@ -41,7 +38,21 @@ Part = Optional[Callable[..., Any]]
 class Report:
     """How one metric's block is shown; every part optional. Each takes ``(block, ShowContext)`` but
     ``run_section``, which takes ``({task: block}, model name)``, and ``compare_title`` (a column -> its heading).
-    What each part is for: :class:`polibench.metrics.registry.Metric`'s docstring (the same names)."""
+    What each part is for:
+
+    - ``lead``: report.md lines right under the task's headline table (e.g. the quadrant sentence);
+    - ``section``: the metric's own report.md section (tables, links to its figures);
+    - ``figures``: draws the metric's figures into ``context.run_dir``; returns {kind: file names};
+    - ``reading``: sentences of the plain-language "Reading this result" part of the task;
+    - ``verdict``: one short sentence on what the task's result says, for report.md's summary (called for the
+      task's first-listed metric only);
+    - ``summary``: the fragment of the one line ``polibench run`` prints per task;
+    - ``run_section``: report.md lines over every task of the run that has this metric's block;
+    - ``compare``: ``{column: value}`` for ``polibench compare``; ``compare_unranked``: ``{column: why}`` for
+      the columns whose value must not be ranked; ``compare_title``: ``column -> heading``;
+      ``compare_legend``: a fragment of the line over ``compare``'s table saying what the columns are;
+      ``compare_pairs``: ``{key: {"between": [column, column], "title": ...}}``, two columns whose rankings
+      ``compare`` correlates (Kendall's tau), e.g. the Faulborn bias on PCT vs WVS items."""
 
     lead: Part = None
     section: Part = None
@@ -84,25 +95,15 @@ def register_run_report(metric: str, report: RunReport, replace: bool = False) -
     return report
 
 
-def _from_hooks(kind: type, registered: Any) -> Any:
-    """A report made of the presentation hooks a metric's registration still carries (``"module:function"``
-    strings imported now), for the metrics whose family has no report yet."""
-    return kind(**{part.name: resolve_hook(getattr(registered, part.name, None)) for part in fields(kind)})
-
-
 def report_of(metric: str) -> Report:
-    """How metric ``metric`` is shown: its registered :class:`Report`, else its registration's hooks, else
-    ``Report()`` (its headline estimates only)."""
-    if metric in REPORTS:
-        return REPORTS.get(metric)
-    return _from_hooks(Report, METRICS.get(metric)) if metric in METRICS else Report()
+    """How metric ``metric`` is shown: its registered :class:`Report`, else ``Report()`` (its headline estimates
+    only)."""
+    return REPORTS.get(metric) if metric in REPORTS else Report()
 
 
 def run_report_of(metric: str) -> RunReport:
-    """How run-level metric ``metric`` is shown (as :func:`report_of`)."""
-    if metric in RUN_REPORTS:
-        return RUN_REPORTS.get(metric)
-    return _from_hooks(RunReport, RUN_METRICS.get(metric)) if metric in RUN_METRICS else RunReport()
+    """How run-level metric ``metric`` is shown: its registered :class:`RunReport`, else ``RunReport()``."""
+    return RUN_REPORTS.get(metric) if metric in RUN_REPORTS else RunReport()
 
 
 def show(metric: str, part: str, block: Any, *args: Any, default: Any = None) -> Any:

@@ -34,6 +34,7 @@ from polibench.metrics.columns import AGREE
 from polibench.metrics.registry import Estimate, Metric, MetricInput
 from polibench.metrics.run_level import RunInput, RunMetric
 from polibench.models.mock import MockBackend
+from polibench.report.registry import Report, RunReport
 from pydantic import BaseModel
 from polibench.scoring.lexical import LexicalScorer
 
@@ -70,13 +71,11 @@ def summary(block, ctx):
 
 METRIC = Metric(name="plugin_agree", key="plugin_agree", block=AgreeBlock, compute=compute,
                 description="share of kept agree/disagree responses that agree (a plugin)",
-                estimates=(Estimate("agree", "Plugin agree share", 0, 1, "disagrees", "agrees", digits=3),),
-                section=section, summary=summary)
+                estimates=(Estimate("agree", "Plugin agree share", 0, 1, "disagrees", "agrees", digits=3),))
 
-# what the metric shows on the leaderboard, declared by the plugin's family (group polibench.families)
+# what the metric shows on the leaderboard (its family registers it, below)
 BOARD = Board(details=lambda block, ctx: {"kept_agree": block.agree},
               columns=(Column("agree", "Plugin agree", "the plugin's agree share"),))
-FAMILY = Family(name="plugin-demo", boards={"plugin_agree": BOARD})
 
 
 class KeptBlock(BaseModel):
@@ -98,8 +97,13 @@ def run_summary(block, document):
 
 
 RUN_METRIC = RunMetric(name="plugin_kept", block=KeptBlock, compute=run_compute, empty=KeptBlock,
-                       description="responses kept over the whole run (a plugin)",
-                       section=run_section, summary=run_summary)
+                       description="responses kept over the whole run (a plugin)")
+
+# what the leaderboard, report.md and the run summary show of the two metrics: the plugin's family
+# (group polibench.families), exactly a built-in family's shape
+FAMILY = Family(name="plugin-demo", boards={"plugin_agree": BOARD},
+                reports={"plugin_agree": Report(section=section, summary=summary)},
+                run_reports={"plugin_kept": RunReport(section=run_section, summary=run_summary)})
 
 
 class CannedBackend(MockBackend):
