@@ -29,7 +29,7 @@ sys.path[:0] = [str(REPO), str(REPO / "tests")]
 
 from liu_controls import JUDGES, run_control  # noqa: E402
 
-from polibench.metrics.liu_null import ALPHA  # noqa: E402
+from polibench.families.generation_bias.null import ALPHA  # noqa: E402
 
 PLANTS = ("indirect", "direct", "balanced")
 

@@ -13,7 +13,7 @@
    backtracking steps and a KL cap of 1.5 sigma, not the paper's); GRPO fine-tuning (reward:
    ``ideology_tfidf``), and rerank by ``ideology_tfidf`` (4 candidates).
 4. Every row is graded by the **evaluation judge**, which guided nothing (default ``ideology``, the offline
-   judge): liu_bias indirect and direct bias as :mod:`polibench.metrics.generation_bias` computes them (observed
+   judge): liu_bias indirect and direct bias as :mod:`polibench.families.generation_bias.metric` computes them (observed
    W2 with its 95% bootstrap interval, the mean of the permutation null, the excess = observed − null mean with
    its 95% interval, and the permutation p-value), the same for the red option's own indirect bias, its mean
    judge score, and the perplexity of held-out text (the ideology corpus's held-out statements; for Algorithm 1
@@ -180,7 +180,7 @@ def continue_training(base: str, folder: Path, texts: list[str], epochs: float, 
 
 
 def bias_columns(block, measures: tuple[str, ...] = ("indirect", "direct")) -> dict:
-    """Per measure, as liu_bias computed them (polibench.metrics.generation_bias / liu_null): the observed W2
+    """Per measure, as liu_bias computed them (polibench.families.generation_bias.metric / null): the observed W2
     with its bootstrap interval, the permutation null's mean, the excess (observed − null mean) with its
     interval and the permutation p-value."""
     out: dict = {}
@@ -193,7 +193,7 @@ def bias_columns(block, measures: tuple[str, ...] = ("indirect", "direct")) -> d
 
 def excess_cell(row: dict, measure: str) -> str:
     """'excess [95% CI] | p' of one measure, with 'flagged' when p < 0.05 (the project's ALPHA)."""
-    from polibench.metrics.liu_null import ALPHA
+    from polibench.families.generation_bias.null import ALPHA
 
     low, high = row[f"{measure}_excess_ci"]
     p = row[f"{measure}_p"]

@@ -109,10 +109,10 @@ def polibench(*args: str) -> None:
 def print_table(entries_dir: Path, panel_path: Path) -> None:
     """Per model and month: polibench's Faulborn bias and refusal share beside PrismIA's panel (Markdown), the rank
     agreement across models (each at its latest month), and each model's month-to-month change."""
+    from polibench.families.prismia.board import change_reading, change_text
+    from polibench.families.prismia.panel import agreement, load_panel, month_changes, prismia_rows
     from polibench.leaderboard.artifacts import read_artifact
     from polibench.leaderboard.build import load_entries
-    from polibench.report.board_prismia import change_reading, change_text
-    from polibench.report.prismia import agreement, load_panel, month_changes, prismia_rows
 
     rows = prismia_rows(load_entries(entries_dir), entries_dir, load_panel(panel_path), read_artifact)
     found = agreement(rows)  # also the panel positions' intervals

@@ -13,7 +13,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Optional, Sequence
 
-from polibench.metrics.generation_bias import LiuBlock
+from polibench.families.generation_bias.metric import LiuBlock
 from polibench.models.planted import PlantedBackend, planted_leaning
 from polibench.pipeline.run import RunOptions, evaluate
 from polibench.results.files import read_results

@@ -56,7 +56,7 @@ def write_json(path: Optional[str], value) -> int:
 def channels_command(args: argparse.Namespace) -> int:
     from polibench.cli.args import split_names
     from polibench.errors import PolibenchError
-    from polibench.report.channels import channel_comparisons, channel_lines
+    from polibench.families.channels.report import channel_comparisons, channel_lines
     from polibench.results.folder import RunFolder
 
     pair = split_names(args.channels)

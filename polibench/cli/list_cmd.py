@@ -17,9 +17,9 @@ def add_parser(sub) -> None:
 def list_command(args: argparse.Namespace) -> int:
     from polibench.metrics.registry import registered
     from polibench.metrics.run_level import registered_run_metrics
-    from polibench.models.registry import available_backends
+    from polibench.models.registry import BACKENDS
     from polibench.scoring.option_lexicon import language_name
-    from polibench.scoring.registry import available_scorers
+    from polibench.scoring.registry import SCORERS
     from polibench.taskspec.loader import load_registry
 
     reg = load_registry(args.include_path)
@@ -36,8 +36,8 @@ def list_command(args: argparse.Namespace) -> int:
     print("Prompt variant sets:")
     for name, vs in sorted(reg.variant_sets.items()):
         print(f"  {name:<16} {len(vs.variants):>4} variants")
-    print("Backends: " + ", ".join(sorted(available_backends())))
-    print("Scorers:  " + ", ".join(sorted(available_scorers())))
+    print("Backends: " + ", ".join(sorted(BACKENDS.names())))
+    print("Scorers:  " + ", ".join(sorted(SCORERS.names())))
     print("Metrics:  " + ", ".join(sorted(registered())))
     print("Run-level metrics: " + ", ".join(registered_run_metrics()))
     return 0

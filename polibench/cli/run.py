@@ -192,19 +192,19 @@ def summary_lines(document, min_coverage: Optional[float] = None) -> list[str]:
     position, insufficient data (fewer than ``min_coverage`` of an axis's statements answered), a degenerate
     interval, acquiescence, a --limit run."""
     from polibench.metrics.position import LIMIT_LABEL, MIN_AXIS_COVERAGE
-    from polibench.metrics.registry import ShowContext
+    from polibench.report.registry import ShowContext, show, show_run
 
     lines = []
     for task, results in document.results.items():
         ctx = ShowContext(task=task, results=results, scoring=document.scoring.get(task, {}),
                           min_coverage=MIN_AXIS_COVERAGE if min_coverage is None else min_coverage)
-        line = f"{task}:" + "".join(metric.show("summary", block, ctx, default="")
+        line = f"{task}:" + "".join(show(metric.name, "summary", block, ctx, default="")
                                     for metric, block in results.metrics())
         if document.run.limit is not None:
             line += f"; --limit {document.run.limit}: {LIMIT_LABEL}"
         lines.append(line)
     for metric, block in document.run_metrics.blocks():
-        lines += metric.show("summary", block, document, default=[])
+        lines += show_run(metric.name, "summary", block, document, default=[])
     # what a reader must see before trusting the lines above (e.g. the model is not really answering)
     lines += [f"warning: {text}" for _, text in document.run_metrics.warnings()]
     return lines

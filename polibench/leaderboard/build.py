@@ -21,9 +21,10 @@ from typing import Optional
 from polibench import __version__
 from polibench.errors import PolibenchError
 from polibench.kit.files import staged_folder
+from polibench.leaderboard.boards import boards
 from polibench.leaderboard.fairness_html import fairness_tab, model_fairness
 from polibench.leaderboard.fairness_submit import FairnessSubmission, check_submission, load_submissions
-from polibench.leaderboard.render import boards, index_page, model_page
+from polibench.leaderboard.render import index_page, model_page
 from polibench.leaderboard.schema import SCHEMA_VERSION, Entry, entry_paths, load_entry
 
 MARKER = ".polibench-site"

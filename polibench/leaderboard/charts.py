@@ -10,9 +10,9 @@ from __future__ import annotations
 from html import escape
 from typing import Optional, Sequence
 
+from polibench.leaderboard.board import Spread
 from polibench.leaderboard.markers import PALETTE
 from polibench.leaderboard.schema import Metric
-from polibench.metrics.board import Spread
 
 
 def fmt(value: Optional[float], digits: int = 2) -> str:

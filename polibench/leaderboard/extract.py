@@ -13,12 +13,13 @@ import hashlib
 import json
 from typing import Any, Optional
 
+from polibench.leaderboard.board import value_of
+from polibench.leaderboard.boards import board_of, run_board_of
 from polibench.leaderboard.schema import CoverageSummary, ImportedFrom, Metric, TaskResult
 from polibench.metrics.blocks import EstimateBlock
-from polibench.metrics.board import value_of
-from polibench.metrics.registry import ShowContext
 from polibench.metrics.run_level import RunMetrics
 from polibench.records import FIRST_DIMENSION_NAMES
+from polibench.report.registry import ShowContext
 from polibench.results.document import ResultsDocument, TaskResults
 from polibench.taskspec.schema import Instrument, TaskConfig
 
@@ -31,7 +32,7 @@ def metric(block: Optional[EstimateBlock], key: str) -> Optional[Metric]:
 def run_blocks(run_metrics: RunMetrics) -> dict[str, Any]:
     """The run-level blocks an entry keeps: each metric's that has a board, unless its block is empty."""
     return {metric.name: block for metric, block in run_metrics.blocks()
-            if metric.board_of() is not None and block != metric.empty()}
+            if run_board_of(metric.name) is not None and block != metric.empty()}
 
 
 def estimates(results: TaskResults) -> dict[str, dict[str, Metric]]:
@@ -51,7 +52,7 @@ def details(context: ShowContext) -> dict[str, dict]:
     ``{metric name: {...}}``; a metric with nothing to keep is left out."""
     out: dict[str, dict] = {}
     for registered, block in context.results.metrics():
-        board = registered.board_of()
+        board = board_of(registered.name)
         if board is not None and board.details is not None and (found := board.details(block, context)):
             out[registered.name] = found
     return out

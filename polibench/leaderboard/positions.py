@@ -1,5 +1,5 @@
 """Where the compass reads a task's position from: the registered metric whose board declares a 2-D
-:class:`~polibench.metrics.board.Position` (its ``x`` and ``y`` estimates), judged by that metric (hollow and
+:class:`~polibench.leaderboard.board.Position` (its ``x`` and ``y`` estimates), judged by that metric (hollow and
 unranked where an axis has too few answered statements, no point where an axis has none) and flagged by it (a
 warning badge such as acquiescence)."""
 
@@ -8,8 +8,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
+from polibench.leaderboard.board import Position, values
+from polibench.leaderboard.boards import board_of
 from polibench.leaderboard.schema import Metric, TaskResult
-from polibench.metrics.board import Position, values
 from polibench.metrics.position import PositionReading
 from polibench.metrics.registry import Estimate, registered
 
@@ -32,7 +33,7 @@ def compass() -> Optional[Compass]:
     if not _COMPASS:
         found = None
         for name, metric in registered().items():
-            board = metric.board_of()
+            board = board_of(name)
             if board is not None and board.position is not None:
                 declared = {e.key: e for e in metric.estimates}
                 found = Compass(name, board.position, declared[board.position.x], declared[board.position.y])

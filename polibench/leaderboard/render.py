@@ -12,6 +12,8 @@ from typing import Optional
 
 from polibench import __version__
 from polibench.leaderboard.artifacts import read_artifact
+from polibench.leaderboard.board import Column, Section, Site, values
+from polibench.leaderboard.boards import boards, run_boards
 from polibench.leaderboard.charts import bar_chart, fmt_metric, spread_chart
 from polibench.leaderboard.compass_view import CompassPoint, compass_svg, default_task, short_label
 from polibench.leaderboard.imported_html import attribution, imported_badge
@@ -28,22 +30,10 @@ from polibench.leaderboard.positions import compass, has_position, position_valu
 from polibench.leaderboard.schema import Entry, Metric, TaskResult
 from polibench.leaderboard.scorers import entry_readings, others
 from polibench.leaderboard.tabs import SiteTab, tab_links, tab_panels
-from polibench.metrics.board import Board, Column, RunBoard, Section, Site, values
 from polibench.metrics.position import LIMIT_LABEL, AxisReading
 from polibench.metrics.registry import registered
 from polibench.metrics.run_level import registered_run_metrics
 from polibench.scoring.fingerprint import describe as describe_fingerprint
-
-
-def boards() -> list[tuple[str, Board]]:
-    """``(metric name, board)`` of every registered metric that shows something on the site, in registry order."""
-    return [(name, board) for name, metric in registered().items() if (board := metric.board_of()) is not None]
-
-
-def run_boards() -> list[tuple[str, RunBoard]]:
-    """``(run-level metric name, board)`` of every registered run-level metric that shows something on the site."""
-    return [(name, board) for name, metric in registered_run_metrics().items()
-            if (board := metric.board_of()) is not None]
 
 
 def template(name: str) -> Template:
@@ -404,7 +394,7 @@ def site_tabs(entries: list[Entry], rows: list[tuple[Entry, TaskResult, str]], f
               entries_dir: Optional[Path]) -> list[SiteTab]:
     """Every tab of the index page, in order: the compass and the frontier models first (the primary views), then
     each board's tab, the fairness submissions, and About. A tab with nothing to show is left out. A new tab is one
-    more :class:`SiteTab` here, or a ``tab`` on a metric's board (polibench/metrics/board.py)."""
+    more :class:`SiteTab` here, or a ``tab`` on a metric's board (polibench/leaderboard/board.py)."""
     tabs = [compass_tab(entries, rows, entries_dir), *entries_tabs(entries, entries_dir), *run_tabs(entries),
             *metric_tabs(rows, entries), fairness_site_tab(fairness), about_tab(generated)]
     primary = [t for t in tabs if t.primary]

@@ -11,7 +11,7 @@ ci}}}``, as the metric registry declares them) and what else a metric keeps (its
 coordinates per prompt variant) under ``tasks[].details`` (``{metric: {...}}``), where version 1 had fixed fields
 per metric. The run-level metrics that have a board keep their blocks under ``run_metrics`` (``{metric: block}``),
 where earlier entries had a field per metric. :func:`migrate_entry` is the one migration; which earlier fields
-move where is each metric's own (its board's ``v1``, :mod:`polibench.metrics.board`), so this module names no
+move where is each metric's own (its board's ``v1``, :mod:`polibench.leaderboard.board`), so this module names no
 metric.
 """
 
@@ -25,7 +25,8 @@ from pydantic import BaseModel, Field, ValidationError, field_validator, model_v
 
 from polibench.errors import PolibenchError
 from polibench.kit.strict import Strict, first_error
-from polibench.metrics.board import Value as Metric
+from polibench.leaderboard.board import Value as Metric
+from polibench.leaderboard.boards import board_of, run_board_of
 from polibench.metrics.registry import registered
 from polibench.metrics.run_level import registered_run_metrics
 
@@ -88,8 +89,8 @@ class TaskResult(Strict):
         estimates = {name: dict(found) for name, found in (data.get("estimates") or {}).items()}
         details = {name: dict(found) for name, found in (data.get("details") or {}).items()}
         moved = False
-        for name, metric in registered().items():
-            board = metric.board_of()
+        for name in registered():
+            board = board_of(name)
             if board is None or board.v1 is None:
                 continue
             found, extra = board.v1(data)
@@ -110,7 +111,7 @@ class TaskResult(Strict):
         not know is kept as it is)."""
         metrics = registered()
         for name, found in details.items():
-            board = metrics[name].board_of() if name in metrics else None
+            board = board_of(name) if name in metrics else None
             if board is not None and board.details_model is not None:
                 try:
                     board.details_model.model_validate(found)
@@ -172,8 +173,8 @@ def migrate_entry(data):
         return data
     data = dict(data)
     moved = {}
-    for name, metric in registered_run_metrics().items():
-        board = metric.board_of()
+    for name in registered_run_metrics():
+        board = run_board_of(name)
         if board is not None and board.v1 is not None and (block := board.v1(data)):
             moved[name] = block
     if moved and isinstance(data.get("run_metrics", {}), dict):  # a malformed run_metrics is the schema's to name

@@ -3,7 +3,7 @@ panel and its HTML), put in order by :func:`polibench.leaderboard.render.site_ta
 
 Adding a tab is one step: a metric's board declares a ``tab`` (one row per task), a run-level metric's board a
 ``tab`` (its blocks), a board an ``entries_tab`` (drawn from every entry and the files beside them;
-polibench/metrics/board.py), or :func:`~polibench.leaderboard.render.site_tabs` gets one more :class:`SiteTab`.
+polibench/leaderboard/board.py), or :func:`~polibench.leaderboard.render.site_tabs` gets one more :class:`SiteTab`.
 A tab with nothing to show (no entry has what it shows) is left out, link and panel. The primary tabs (the
 compass and the frontier models) come first and their links are drawn larger.
 """

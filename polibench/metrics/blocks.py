@@ -86,7 +86,8 @@ class Spread(Strict):
 
 
 class OtherFill(Strict):
-    """The pooled coordinates under the fill of unanswered statements that was not chosen (polibench.metrics.pct)."""
+    """The pooled coordinates under the fill of unanswered statements that was not chosen (the pct family's
+    metric)."""
 
     fill: str
     economic: Optional[float] = None

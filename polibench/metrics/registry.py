@@ -6,21 +6,20 @@ the leaderboard take labels, ranges and directions from the registered :class:`E
 from a list of their own. A metric also carries how it is shown (:class:`Metric`'s hooks: the report's lines,
 figures and run summary, the ``compare`` columns), so the report, ``run`` and the leaderboard name no metric.
 A new metric family plugs in with :func:`register_metric`, or from another package through the
-``polibench.metrics`` entry-point group (:mod:`polibench.plugins`; see docs/architecture.md, "Plugins");
+``polibench.metrics`` entry-point group (:data:`METRICS`, a :class:`polibench.kit.registry.Registry`; see
+docs/architecture.md, "Plugins");
 nothing else needs editing.
 """
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any, Callable, Optional, Sequence, Union
+from typing import Any, Callable, Optional, Sequence
 
 import numpy as np
 from pydantic import BaseModel
 
-from polibench.errors import PolibenchError
+from polibench.kit.registry import Registry
 from polibench.metrics.columns import ResponseTable
 from polibench.taskspec.schema import Instrument, TaskConfig
 
@@ -69,62 +68,11 @@ class MetricInput:
 
 
 @dataclass(frozen=True)
-class ShowContext:
-    """What a metric's presentation hooks see besides its own block: the task, its whole results (coverage,
-    bootstrap settings, the other blocks), the scorer that read it, the coverage a ranked position needs, and,
-    for the report section, this metric's figures (kind -> file names, from its ``figures`` hook)."""
-
-    task: str
-    results: Any                # polibench.results.document.TaskResults (a layer above this one)
-    scoring: dict = field(default_factory=dict)
-    min_coverage: float = 0.5
-    figures: dict[str, list[str]] = field(default_factory=dict)
-    run_dir: Optional[Path] = None   # the figures hook draws here
-    title: str = ""                  # "<model> · <task>": the figures' title
-
-
-# A presentation hook: a callable, or ``"module:function"`` imported on first use (the built-in metrics' report
-# code lives in polibench.report, a layer above the metrics, so they name it by string, as the scorer registry
-# names its scorers).
-Hook = Union[Callable[..., Any], str, None]
-
-
-def hooks(module: str, *names: str) -> dict[str, Any]:
-    """``{name: "module:name"}``: the presentation hooks a built-in metric's ``module`` defines under their names."""
-    return {name: f"{module}:{name}" for name in names}
-
-
-def resolve_hook(found: Hook) -> Optional[Callable[..., Any]]:
-    """A hook as a callable: a ``"module:function"`` string is imported now; None stays None."""
-    if isinstance(found, str):
-        module, _, attr = found.partition(":")
-        return getattr(importlib.import_module(module), attr)
-    return found
-
-
-@dataclass(frozen=True)
 class Metric:
-    """A metric: how it is computed and checked, its headline estimates, and how each consumer shows it.
-
-    Every hook is optional and takes ``(block, context)`` with a :class:`ShowContext`, except ``run_section``,
-    which takes ``({task: block}, model name)``:
-
-    - ``lead``: report.md lines right under the task's headline table (e.g. the quadrant sentence);
-    - ``section``: the metric's own report.md section (tables, links to its figures);
-    - ``figures``: draws the metric's figures into ``context.run_dir``; returns {kind: file names};
-    - ``reading``: sentences of the plain-language "Reading this result" part of the task;
-    - ``verdict``: one short sentence on what the task's result says, for report.md's summary (called for the
-      task's first-listed metric only);
-    - ``summary``: the fragment of the one line ``polibench run`` prints per task;
-    - ``run_section``: report.md lines over every task of the run that has this metric's block;
-    - ``compare``: ``{column: value}`` for ``polibench compare``; ``compare_unranked``: ``{column: why}`` for
-      the columns whose value must not be ranked; ``compare_title``: ``column -> heading`` (takes a column only);
-      ``compare_legend``: a fragment of the line over ``compare``'s table saying what the columns are;
-      ``compare_pairs``: ``{key: {"between": [column, column], "title": ...}}``, two columns whose rankings
-      ``compare`` correlates (Kendall's tau), e.g. the Faulborn bias on PCT vs WVS items.
-
-    ``board`` is not a function but a :class:`polibench.metrics.board.Board` (or its ``"module:NAME"``): what the
-    metric adds to a leaderboard entry and how the site shows it (:meth:`board_of`).
+    """A metric: how it is computed and checked, and its headline estimates (label, range, sign meaning), from
+    which the report, ``compare`` and the leaderboard take everything they show of it by default. How report.md,
+    ``polibench run`` and ``polibench compare`` show more of it is its family's :class:`polibench.report.registry.
+    Report`; what it adds to the leaderboard, its family's board (:mod:`polibench.leaderboard.boards`).
 
     ``item_bootstrap``: the intervals come from the task's shared item bootstrap, which the report describes
     once per task.
@@ -139,93 +87,56 @@ class Metric:
     # raises PolibenchError when the task's spec cannot feed this metric: (task, its instruments, variant ids)
     check_spec: Optional[Callable[[TaskConfig, dict[str, Instrument], list[str]], None]] = None
     item_bootstrap: bool = False
-    lead: Hook = None
-    section: Hook = None
-    figures: Hook = None
-    reading: Hook = None
-    verdict: Hook = None
-    summary: Hook = None
-    run_section: Hook = None
-    compare: Hook = None
-    compare_unranked: Hook = None
-    compare_title: Hook = None      # column -> its short heading in ``polibench compare``'s table
-    compare_legend: Hook = None
-    compare_pairs: Hook = None
-    board: Hook = None              # a polibench.metrics.board.Board: the metric on the leaderboard
-
-    def hook(self, name: str) -> Optional[Callable[..., Any]]:
-        """The hook ``name`` as a callable (a ``"module:function"`` string imported now), or None if unset."""
-        return resolve_hook(getattr(self, name))
-
-    def board_of(self) -> Any:
-        """The metric's :class:`polibench.metrics.board.Board`, or None when it shows nothing on the leaderboard."""
-        return self.hook("board")
-
-    def show(self, name: str, block: BaseModel, *args, default: Any = None) -> Any:
-        """Call hook ``name`` on ``block`` (and ``args``); ``default`` when the metric has no such hook."""
-        found = self.hook(name)
-        return default if found is None else found(block, *args)
 
 
-_METRICS: dict[str, Metric] = {}
-_PLUGINS_LOADED = False
+def _checked(name: str, found: Any) -> Metric:
+    """What a metric's name resolves to: a :class:`Metric` (or a function making one) registered under its own
+    name, whose results key no other metric uses."""
+    metric = found() if callable(found) and not isinstance(found, Metric) else found
+    if not isinstance(metric, Metric):
+        raise TypeError(f"is not a polibench Metric (got {type(metric).__name__})")
+    if metric.name != name:
+        raise ValueError(f"is a metric named '{metric.name}', not '{name}'")
+    taken = {m.key: m.name for other, m in METRICS.resolved() if other != name and isinstance(m, Metric)}
+    if metric.key in taken or metric.key in RESERVED_KEYS:
+        raise ValueError(f"metric '{metric.name}': results key '{metric.key}' is already used")
+    return metric
 
 
-def _load_plugins() -> None:
-    """Register the metrics of installed plugin packages (entry-point group ``polibench.metrics``), once."""
-    global _PLUGINS_LOADED
-    if not _PLUGINS_LOADED:
-        _PLUGINS_LOADED = True
-        from polibench.plugins import load_group
-
-        for name, found in load_group("metrics").items():
-            metric = found() if callable(found) and not isinstance(found, Metric) else found
-            if not isinstance(metric, Metric):
-                raise PolibenchError(f"plugin metric '{name}' is not a polibench Metric (got {type(metric).__name__})")
-            if metric.name not in _METRICS:
-                register_metric(metric)
+# Every metric by name: the families' (polibench's own, polibench/families/, in their order, and installed packages'
+# alike), then those added with register_metric, then the other installed plugins' (entry-point group
+# ``polibench.metrics``). No module registers a metric on import.
+METRICS: Registry[Metric] = Registry("metric", group="metrics", part="metrics", check=_checked, families_first=True)
 
 
 def register_metric(metric: Metric, replace: bool = False) -> Metric:
-    """Add ``metric``; its name and key must be new unless ``replace``."""
-    taken = {m.key: m.name for m in _METRICS.values() if m.name != metric.name}
-    if not replace and metric.name in _METRICS:
-        raise ValueError(f"a metric named '{metric.name}' is already registered")
-    if metric.key in taken or metric.key in RESERVED_KEYS:
-        raise ValueError(f"metric '{metric.name}': results key '{metric.key}' is already used")
-    _METRICS[metric.name] = metric
+    """Add ``metric``; its name and key must be new unless ``replace`` (the families' metrics included)."""
+    METRICS.names()  # the families' metrics are known before a name or key is taken
+    METRICS.add(metric.name, metric, replace=replace)
     return metric
 
 
 def unregister_metric(name: str) -> None:
-    _METRICS.pop(name, None)
+    METRICS.remove(name)
 
 
 def registered() -> dict[str, Metric]:
-    _load_plugins()
-    return dict(_METRICS)
+    """Every metric by name, in registration order (the built-in ones, then the plugins')."""
+    return dict(METRICS.items())
 
 
 def get_metric(name: str) -> Metric:
-    _load_plugins()
-    if name not in _METRICS:
-        raise PolibenchError(f"unknown metric '{name}'; registered metrics: {', '.join(sorted(_METRICS))}")
-    return _METRICS[name]
+    return METRICS.get(name)
 
 
 def metric_for_key(key: str) -> Optional[Metric]:
     """The metric whose block is stored under ``key`` in ``results[task]``, if any."""
-    _load_plugins()
-    return next((m for m in _METRICS.values() if m.key == key), None)
+    return next((m for _, m in METRICS.items() if m.key == key), None)
 
 
 def check_metric_names(task: str, names: Sequence[str]) -> None:
     """One error listing every unknown metric name of ``task`` (run before any model call)."""
-    _load_plugins()
-    unknown = [n for n in names if n not in _METRICS]
-    if unknown:
-        raise PolibenchError(f"task '{task}': unknown metric(s) {', '.join(unknown)}; registered metrics: "
-                             f"{', '.join(sorted(_METRICS))}")
+    METRICS.require(names, f"task '{task}'")
 
 
 def check_metric_specs(task: TaskConfig, instruments: dict[str, Instrument], variant_ids: list[str]) -> None:
@@ -233,13 +144,10 @@ def check_metric_specs(task: TaskConfig, instruments: dict[str, Instrument], var
     run with :func:`check_metric_names`, before any model call."""
     check_metric_names(task.task, task.metrics)
     for name in task.metrics:
-        check = _METRICS[name].check_spec
+        check = METRICS.get(name).check_spec
         if check is not None:
             check(task, instruments, variant_ids)
 
 
 # Keys of results[task] that are not metric blocks.
 RESERVED_KEYS = ("bootstrap",)
-
-# The built-in metrics register themselves on import.
-from polibench.metrics import builtin, category_bias, even_handedness, generation_bias, issue_bias, logprob, refusal  # noqa: E402,F401,I001  (imported for their registrations)

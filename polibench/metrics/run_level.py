@@ -6,10 +6,12 @@ A :class:`RunMetric` computes its block from the run's tasks, instruments, score
 same samples (by ``run``, ``import`` and every recomputation: ``score``, ``submit``, ``leaderboard verify``). The
 blocks are stored in results.json under ``run_metrics``, one key per metric (:class:`RunMetrics`, typed by the
 registry), checked by ``score --check``, and shown by the metric's own hooks: its report.md section, the lines
-``polibench run`` prints and its leaderboard board. The built-in ones are registered in
-:mod:`polibench.metrics.run_builtin`; another package adds one with :func:`register_run_metric` or through the
-``polibench.run_metrics`` entry-point group (:mod:`polibench.plugins`; docs/architecture.md, "How to write a
-run-level metric").
+``polibench run`` prints, and its family's leaderboard board
+(:func:`polibench.leaderboard.boards.register_run_board`). The built-in ones are defined in
+:mod:`polibench.families.channels.metric` (and language_effect, answering) and registered by their families
+(polibench/families/); another package adds one with :func:`register_run_metric` or through the
+``polibench.run_metrics`` entry-point group (:data:`RUN_METRICS`, a :class:`polibench.kit.registry.Registry`;
+docs/architecture.md, "How to write a run-level metric").
 """
 
 from __future__ import annotations
@@ -20,8 +22,7 @@ from typing import Any, Callable, Mapping, Optional, Sequence
 
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError, model_validator
 
-from polibench.errors import PolibenchError
-from polibench.metrics.registry import Hook, resolve_hook
+from polibench.kit.registry import Registry
 from polibench.records import Sample
 from polibench.taskspec.schema import Instrument, TaskConfig
 
@@ -44,19 +45,13 @@ class RunMetric:
 
     ``block`` is the block's type as pydantic reads it (a model, or e.g. ``list[Model]``, ``dict[str, Model]``);
     ``empty`` makes the block of a run where nothing applies, which is also what a results.json written before
-    the metric existed reads as. Hooks (a callable or ``"module:function"``, as for :class:`~polibench.metrics.
-    registry.Metric`) take ``(block, results document)``:
+    the metric existed reads as. How report.md and ``polibench run`` show it is its family's
+    :class:`polibench.report.registry.RunReport`, its leaderboard board its family's too. Two optional functions
+    say what a reader must see first, and take the block alone:
 
-    - ``section``: report.md lines, after the task sections (a metric shown inside another's section has none);
-    - ``summary``: lines ``polibench run`` prints after the per-task lines;
-    - ``warnings``: ``(task, text)`` pairs a reader must see first (e.g. the model is not really answering): the
-      run's output prints them, report.md opens with them (takes the block alone);
-    - ``flags``: ``(task, badge, text)`` triples: how the leaderboard marks the flagged tasks of an entry (takes
-      the block alone);
-    - ``board``: not a function but a :class:`polibench.metrics.board.RunBoard` (or its ``"module:NAME"``): the
-      metric on the leaderboard (:meth:`board_of`);
-    - ``figures``: takes ``(block, results document, run folder)``, draws the metric's figures there and returns
-      their file names; a metric with this hook gets those names as a third argument of ``section``.
+    - ``warnings``: ``(task, text)`` pairs (e.g. the model is not really answering): the run's output prints them,
+      report.md opens with them;
+    - ``flags``: ``(task, badge, text)`` triples: how the leaderboard marks the flagged tasks of an entry.
     """
 
     name: str                                  # its key in results.json's ``run_metrics``
@@ -64,63 +59,50 @@ class RunMetric:
     block: Any
     compute: Callable[[RunInput], Any]
     empty: Callable[[], Any]
-    section: Hook = None
-    summary: Hook = None
-    warnings: Hook = None
-    flags: Hook = None
-    board: Hook = None
-    figures: Hook = None
+    warnings: Optional[Callable[[Any], list[tuple[str, str]]]] = None
+    flags: Optional[Callable[[Any], list[tuple[str, str, str]]]] = None
 
     @cached_property
     def adapter(self) -> TypeAdapter:
         return TypeAdapter(self.block)
 
     def show(self, name: str, block: Any, *args, default: Any = None) -> Any:
-        """Call hook ``name`` on ``block`` (and ``args``); ``default`` when the metric has no such hook."""
-        found = resolve_hook(getattr(self, name))
+        """Call ``warnings`` or ``flags`` on ``block`` (and ``args``); ``default`` when the metric has none."""
+        found = getattr(self, name)
         return default if found is None else found(block, *args)
 
-    def board_of(self) -> Any:
-        """The metric's :class:`polibench.metrics.board.RunBoard`, or None when it shows nothing on the leaderboard."""
-        return resolve_hook(self.board)
+
+def _checked(name: str, found: Any) -> RunMetric:
+    """What a run-level metric's name resolves to: a :class:`RunMetric` (or a function making one) of that name."""
+    metric = found() if callable(found) and not isinstance(found, RunMetric) else found
+    if not isinstance(metric, RunMetric):
+        raise TypeError(f"is not a polibench RunMetric (got {type(metric).__name__})")
+    if metric.name != name:
+        raise ValueError(f"is a run-level metric named '{metric.name}', not '{name}'")
+    return metric
 
 
-_RUN_METRICS: dict[str, RunMetric] = {}
-_PLUGINS_LOADED = False
-
-
-def _load_plugins() -> None:
-    """Register the run-level metrics of installed plugin packages (group ``polibench.run_metrics``), once."""
-    global _PLUGINS_LOADED
-    if not _PLUGINS_LOADED:
-        _PLUGINS_LOADED = True
-        from polibench.plugins import load_group
-
-        for name, found in load_group("run_metrics").items():
-            metric = found() if callable(found) and not isinstance(found, RunMetric) else found
-            if not isinstance(metric, RunMetric):
-                raise PolibenchError(f"plugin run-level metric '{name}' is not a polibench RunMetric "
-                                     f"(got {type(metric).__name__})")
-            if metric.name not in _RUN_METRICS:
-                register_run_metric(metric)
+# Every run-level metric by name, in registration order (the order of ``run_metrics`` and of the report): the
+# families' (polibench's own, polibench/families/, in their order), then those added with register_run_metric, then
+# the installed plugin packages' (entry-point group ``polibench.run_metrics``). No module registers on import.
+RUN_METRICS: Registry[RunMetric] = Registry("run-level metric", group="run_metrics", part="run_metrics",
+                                            check=_checked, families_first=True)
 
 
 def register_run_metric(metric: RunMetric, replace: bool = False) -> RunMetric:
-    """Add ``metric``; its name (its key in ``run_metrics``) must be new unless ``replace``."""
-    if not replace and metric.name in _RUN_METRICS:
-        raise ValueError(f"a run-level metric named '{metric.name}' is already registered")
-    _RUN_METRICS[metric.name] = metric
+    """Add ``metric``; its name (its key in ``run_metrics``) must be new unless ``replace`` (the families' included)."""
+    RUN_METRICS.names()  # the families' run-level metrics are known before a name is taken
+    RUN_METRICS.add(metric.name, metric, replace=replace)
     return metric
 
 
 def unregister_run_metric(name: str) -> None:
-    _RUN_METRICS.pop(name, None)
+    RUN_METRICS.remove(name)
 
 
 def registered_run_metrics() -> dict[str, RunMetric]:
     """Every run-level metric, in registration order (the order of ``run_metrics`` and of the report)."""
-    _load_plugins()
-    return dict(_RUN_METRICS)
+    return dict(RUN_METRICS.items())
 
 
 class RunMetrics(BaseModel):
@@ -176,7 +158,3 @@ def compute_run_metrics(tasks: Mapping[str, TaskConfig], instruments: Mapping[st
     return RunMetrics.model_validate({name: metric.compute(data)
                                       for name, metric in registered_run_metrics().items()})
 
-
-# The built-in run-level metrics register themselves on import.
-from polibench.metrics import run_builtin  # noqa: E402,F401,I001  (imported for its registrations)
-from polibench.metrics import answering  # noqa: E402,F401,I001  (registered after the built-in ones)

@@ -87,7 +87,7 @@ class ModelBackend(ABC):
         """Whether chat prompts (a variant with ``chat: true``) are framed by the model's chat template; False
         when they go out as plain text for want of one; None when this backend cannot tell (a server applies its
         own, a scripted model). Recorded as results.json's ``model.chat_template`` (the ``answering`` warnings,
-        :mod:`polibench.metrics.answering`)."""
+        :mod:`polibench.families.answering.metric`)."""
         return None
 
     def supports(self, capability: str) -> bool:

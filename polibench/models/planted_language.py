@@ -1,5 +1,5 @@
 """``planted-language`` backend: a positive control for the language effect, answering the PCT with a leaning
-planted per language (:mod:`polibench.metrics.language_effect`).
+planted per language (:mod:`polibench.families.languages.metric`).
 
 It finds the proposition of a prompt among the translated instruments of ``base`` (``pct-de``, ``pct-fr`` ...,
 tasks/languages/), and so the prompt's language and the proposition's side, then answers:

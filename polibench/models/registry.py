@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import importlib
 import inspect
 
 from polibench.errors import BackendError
+from polibench.kit.registry import Registry, subclass_of
 from polibench.models.base import ModelBackend
 
 # name -> "module:Class"; a backend's heavy dependencies are imported only when it is chosen.
-BACKENDS: dict[str, str] = {
+BUILTIN_BACKENDS = {
     "hf": "polibench.models.hf:HFBackend",
     "llamacpp": "polibench.models.llamacpp:LlamaCppBackend",
     "vllm": "polibench.models.vllm:VLLMBackend",
@@ -21,32 +21,22 @@ BACKENDS: dict[str, str] = {
     "planted-language": "polibench.models.planted_language:PlantedLanguageBackend",
 }
 
-
-def available_backends() -> dict[str, str]:
-    """Every backend by name: the built-in ones and those of installed plugin packages (entry-point group
-    ``polibench.backends``, :mod:`polibench.plugins`; a plugin does not replace a built-in name)."""
-    from polibench import plugins
-
-    for name, target in plugins.targets("backends").items():
-        BACKENDS.setdefault(name, target)
-    return BACKENDS
+# Every backend by name: the built-in ones, then those installed plugin packages declare in the entry-point group
+# ``polibench.backends`` (a plugin never replaces a built-in name).
+BACKENDS: Registry[type[ModelBackend]] = Registry(
+    "backend", group="backends", error=BackendError, check=subclass_of(ModelBackend),
+    install_hint="see the README's install section", entries=BUILTIN_BACKENDS)
 
 
-def register_backend(name: str, target: str) -> None:
+def register_backend(name: str, target: str, replace: bool = False) -> None:
     """Register a backend implemented outside polibench (``"package.module:Class"``)."""
-    BACKENDS[name] = target
+    BACKENDS.add(name, target, replace=replace)
 
 
 def backend_class(name: str) -> type[ModelBackend]:
-    if name not in available_backends():
-        raise BackendError(f"unknown backend '{name}'; available: {', '.join(sorted(BACKENDS))}")
-    module_name, _, class_name = BACKENDS[name].partition(":")
-    try:
-        module = importlib.import_module(module_name)
-    except ImportError as exc:
-        raise BackendError(f"backend '{name}' needs a package that is not installed ({exc.name}); "
-                           f"see the README's install section") from None
-    return getattr(module, class_name)
+    """The class of backend ``name``, imported now; an unknown name, or a backend whose package is not installed,
+    is one :class:`BackendError`."""
+    return BACKENDS.get(name)
 
 
 def check_backend_args(name: str, model: str | None, model_args: dict, what: str = "--model-args") -> None:

@@ -128,7 +128,7 @@ class BackendResponses:
 
 def model_info(backend: ModelBackend) -> dict[str, Any]:
     """results.json's ``model``: the backend's description, and whether chat prompts met a chat template where the
-    backend can tell (``chat_template``; read by :mod:`polibench.metrics.answering`)."""
+    backend can tell (``chat_template``; read by :mod:`polibench.families.answering.metric`)."""
     info = backend.describe()
     template = backend.has_chat_template()
     return info if template is None else {**info, "chat_template": template}

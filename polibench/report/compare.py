@@ -17,8 +17,9 @@ from typing import Optional
 
 from polibench.errors import PolibenchError
 from polibench.metrics.position import LIMIT_LABEL, MIN_AXIS_COVERAGE
-from polibench.metrics.registry import ShowContext, registered
+from polibench.metrics.registry import registered
 from polibench.report.markdown import short_model_name
+from polibench.report.registry import ShowContext, report_of, show
 from polibench.results.document import ResultsDocument, TaskResults
 from polibench.scoring.fingerprint import differ, reading_of
 
@@ -50,15 +51,15 @@ def _metrics(task: str, block: TaskResults, min_coverage: float) -> _Columns:
     out = _Columns()
     for metric, found in block.metrics():
         ctx = ShowContext(task=task, results=block, min_coverage=min_coverage)
-        columns = metric.show("compare", found, ctx, default={})
+        columns = show(metric.name, "compare", found, ctx, default={})
         out.values.update(columns)
-        out.unranked.update(metric.show("compare_unranked", found, ctx, default={}))
-        title = metric.hook("compare_title")
+        out.unranked.update(show(metric.name, "compare_unranked", found, ctx, default={}))
+        title = report_of(metric.name).compare_title
         digits = metric.estimates[0].digits if metric.estimates else 3
         out.shown.update({c: {"title": title(c) if title else c, "digits": digits} for c in columns})
-        legend = metric.show("compare_legend", found, ctx, default="")
+        legend = show(metric.name, "compare_legend", found, ctx, default="")
         out.legend += [(metric.name, legend)] if legend else []
-        out.pairs.update(metric.show("compare_pairs", found, ctx, default={}))
+        out.pairs.update(show(metric.name, "compare_pairs", found, ctx, default={}))
     return out
 
 

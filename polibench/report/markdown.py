@@ -12,8 +12,9 @@ from pathlib import Path
 from typing import Optional
 
 from polibench.metrics.position import DEGENERATE_NOTE, LIMIT_LABEL, MIN_AXIS_COVERAGE, degenerate
-from polibench.metrics.registry import ShowContext, registered
+from polibench.metrics.registry import registered
 from polibench.report.reading import reading_lines
+from polibench.report.registry import ShowContext, report_of, run_report_of, show, show_run
 from polibench.report.summary import scorer_used, summary_section
 from polibench.report.text import with_ci
 from polibench.results.document import ResultsDocument, TaskResults
@@ -56,14 +57,14 @@ def task_section(name: str, results: TaskResults, scoring: dict, figures: Option
     shown = results.metrics()
     lines = [f"## {name}", ""] + headline_table(results)
     for metric, block in shown:
-        lines += metric.show("lead", block, _context(name, results, scoring, min_coverage), default=[])
+        lines += show(metric.name, "lead", block, _context(name, results, scoring, min_coverage), default=[])
     boot = results.bootstrap
     if any(metric.item_bootstrap for metric, _ in shown):
         lines += [f"Intervals: {100 * boot.level:.0f}% percentile bootstrap over items ({boot.resamples:,} "
                   f"resamples, stratified by {', '.join(boot.strata)}; seed {boot.seed}).", ""]
     for metric, block in shown:
-        lines += metric.show("section", block, _context(name, results, scoring, min_coverage,
-                                                        figures.get(metric.name, {})), default=[])
+        lines += show(metric.name, "section", block, _context(name, results, scoring, min_coverage,
+                                                            figures.get(metric.name, {})), default=[])
     return lines
 
 
@@ -80,8 +81,8 @@ def run_sections(document: ResultsDocument) -> list[str]:
     for metric in registered().values():
         blocks = {task: block for task, results in document.results.items()
                   if (block := results.block(metric.key)) is not None}
-        if blocks and metric.run_section is not None:
-            lines += metric.show("run_section", blocks, name, default=[])
+        if blocks and report_of(metric.name).run_section is not None:
+            lines += show(metric.name, "run_section", blocks, name, default=[])
     return lines
 
 
@@ -90,8 +91,8 @@ def run_level_sections(document: ResultsDocument, figures: Optional[dict[str, li
     a metric that draws figures gets its file names from ``figures`` (metric name -> file names)."""
     lines: list[str] = []
     for metric, block in document.run_metrics.blocks():
-        extra = ((figures or {}).get(metric.name, []),) if metric.figures is not None else ()
-        lines += metric.show("section", block, document, *extra, default=[])
+        extra = ((figures or {}).get(metric.name, []),) if run_report_of(metric.name).figures is not None else ()
+        lines += show_run(metric.name, "section", block, document, *extra, default=[])
     return lines
 
 
@@ -99,7 +100,7 @@ def write_run_figures(run_dir: Path, document: ResultsDocument) -> dict[str, lis
     """Draw the figures of the run-level metrics next to report.md; returns {metric name: file names}."""
     out = {}
     for metric, block in document.run_metrics.blocks():
-        drawn = metric.show("figures", block, document, run_dir, default=[]) if metric.figures is not None else []
+        drawn = show_run(metric.name, "figures", block, document, run_dir, default=[])
         if drawn:
             out[metric.name] = drawn
     return out
@@ -148,7 +149,7 @@ def write_figures(run_dir: Path, name: str, results: TaskResults, model_name: st
     out = {}
     for metric, block in results.metrics():
         ctx = ShowContext(task=name, results=results, run_dir=run_dir, title=f"{model_name} · {name}")
-        drawn = metric.show("figures", block, ctx, default={})
+        drawn = show(metric.name, "figures", block, ctx, default={})
         if drawn:
             out[metric.name] = drawn
     return out

@@ -4,7 +4,7 @@ from how much data, and what may not be read into them (:mod:`polibench.metrics.
 from __future__ import annotations
 
 from polibench.metrics.position import LIMIT_LABEL, MIN_AXIS_COVERAGE
-from polibench.metrics.registry import ShowContext
+from polibench.report.registry import ShowContext, show
 from polibench.report.summary import scorer_used
 from polibench.results.document import ResultsDocument, TaskResults
 
@@ -27,4 +27,4 @@ def task_reading(results: TaskResults, scoring: dict, min_coverage: float, task:
     """The sentences of one task's paragraph: each metric's ``reading`` hook, in the order the blocks are stored."""
     ctx = ShowContext(task=task, results=results, scoring=scoring, min_coverage=min_coverage)
     return [sentence for metric, block in results.metrics()
-            for sentence in metric.show("reading", block, ctx, default=[])]
+            for sentence in show(metric.name, "reading", block, ctx, default=[])]

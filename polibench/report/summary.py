@@ -18,7 +18,8 @@ from __future__ import annotations
 from typing import Optional
 
 from polibench.metrics.position import LIMIT_LABEL, MIN_AXIS_COVERAGE
-from polibench.metrics.registry import Metric, ShowContext
+from polibench.metrics.registry import Metric
+from polibench.report.registry import ShowContext, show
 from polibench.report.text import share, with_ci
 from polibench.results.document import ResultsDocument, TaskResults
 from polibench.scoring.readers import READERS
@@ -114,7 +115,7 @@ def bullets(document: ResultsDocument, min_coverage: float = MIN_AXIS_COVERAGE) 
         main = headline_metric(document, task, results)
         for metric, block in results.metrics():
             if metric is main:
-                verdict = metric.show("verdict", block, ctx, default=None)
+                verdict = show(metric.name, "verdict", block, ctx, default=None)
                 if verdict:
                     verdicts.append(f"{task}: {verdict}")
     if verdicts:

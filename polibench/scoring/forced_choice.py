@@ -46,7 +46,7 @@ so there "1) Strongly agree" names strongly agree and "1) Strongly disagree" con
 
 :func:`forced_choice_stance` turns a parsed option into the stance the PCT metric averages. The stance label is
 agree or disagree, and the agree share is the midpoint of the option's bin under Feng et al.'s 0.3-margin rule
-(:func:`polibench.metrics.pct.answer_from_scores` maps agree − disagree ≥ 0.3 to strongly agree, [0, 0.3) to
+(:func:`polibench.families.pct.metric.answer_from_scores` maps agree − disagree ≥ 0.3 to strongly agree, [0, 0.3) to
 agree, (−0.3, 0) to disagree, ≤ −0.3 to strongly disagree): strongly disagree 0.175, disagree 0.425, agree 0.575,
 strongly agree 0.825. One answer therefore maps back to itself, and answers to several templates of one
 statement average on the same scale as stance-scored responses.

@@ -2,7 +2,7 @@
 
 A ``scoring: logprob`` sample holds ``log P(option | prompt)`` for each answer option, summed over the option's
 tokens (:mod:`polibench.models.choice_stage`). Definitions used by the stance here and by the ``logprob_channel``
-metric (:mod:`polibench.metrics.logprob`), for one prompt with options ``1..K`` (K = 4: strongly disagree,
+metric (:mod:`polibench.families.logprob.metric`), for one prompt with options ``1..K`` (K = 4: strongly disagree,
 disagree, agree, strongly agree; K = 5: Likert 1-5, 3 = neither):
 
 - **option distribution** ``p_k = exp(l_k) / sum_j exp(l_j)``: the softmax of the log-probabilities over the K

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import importlib
-
 from polibench.errors import PolibenchError
+from polibench.kit.registry import Registry, subclass_of
 from polibench.scoring.base import StanceScorer
 
-SCORERS: dict[str, str] = {
+# name -> "module:Class"; the NLI and classifier scorers need torch, imported only when chosen.
+BUILTIN_SCORERS = {
     "abstain": "polibench.scoring.abstain:AbstainScorer",
     "lexical": "polibench.scoring.lexical:LexicalScorer",
     "mask_lexicon": "polibench.scoring.mask_lexicon:MaskLexiconScorer",
@@ -24,46 +24,40 @@ SCORERS: dict[str, str] = {
     "ideology_tfidf": "polibench.ideology.lexical:TfidfIdeologyScorer",
 }
 
+# Every scorer by name: the built-in ones, then those of installed families and of plugin packages (entry-point
+# group ``polibench.scorers``; a plugin never replaces a built-in name).
+SCORERS: Registry[type[StanceScorer]] = Registry("scorer", group="scorers", part="scorers",
+                                                 check=subclass_of(StanceScorer), entries=BUILTIN_SCORERS)
+
 # Used by `polibench run` on the embedded model, which must work offline: the MiniLM stance classifier
 # trained on the gold data on first use (polibench.stance.embedded, named by string: the core never imports
 # polibench.stance).
 OFFLINE_DEFAULT = "embedded"
 
 
-def available_scorers() -> dict[str, str]:
-    """Every scorer by name: the built-in ones and those of installed plugin packages (entry-point group
-    ``polibench.scorers``, :mod:`polibench.plugins`; a plugin does not replace a built-in name)."""
-    from polibench import plugins
-
-    for name, target in plugins.targets("scorers").items():
-        SCORERS.setdefault(name, target)
-    return SCORERS
-
-
-def register_scorer(name: str, target: str) -> None:
-    SCORERS[name] = target
+def register_scorer(name: str, target: str, replace: bool = False) -> None:
+    """Register a scorer implemented outside polibench (``"package.module:Class"``)."""
+    SCORERS.add(name, target, replace=replace)
 
 
 def scorer_class(name: str) -> type[StanceScorer]:
-    if name not in available_scorers():
-        raise PolibenchError(f"unknown scorer '{name}'; available: {', '.join(sorted(SCORERS))}")
-    module_name, _, class_name = SCORERS[name].partition(":")
-    return getattr(importlib.import_module(module_name), class_name)
+    """The class of scorer ``name``, imported now; an unknown name is one error."""
+    return SCORERS.get(name)
 
 
 def judges_ideology(name: str) -> bool:
     """Whether scorer ``name`` is an ideology judge (:mod:`polibench.scoring.ideology`), not a stance scorer."""
-    return name in available_scorers() and scorer_class(name).judges_ideology
+    return name in SCORERS and scorer_class(name).judges_ideology
 
 
 def judges_issue(name: str) -> bool:
     """Whether scorer ``name`` grades IssueBench stances (:mod:`polibench.scoring.issue_judge`)."""
-    return name in available_scorers() and scorer_class(name).judges_issue
+    return name in SCORERS and scorer_class(name).judges_issue
 
 
 def judges_pairs(name: str) -> bool:
     """Whether scorer ``name`` grades paired prompts (:mod:`polibench.scoring.pair_judge`)."""
-    return name in available_scorers() and scorer_class(name).judges_pairs
+    return name in SCORERS and scorer_class(name).judges_pairs
 
 
 def create_scorer(name: str, labels, **kwargs) -> StanceScorer:

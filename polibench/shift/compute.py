@@ -3,7 +3,7 @@
 A run folder is read whole (results.json for the task specs and the model, samples.jsonl for the scored
 responses) before anything is computed, so a missing or damaged folder is one clear error. For every task
 shared by the base and all the runs, the samples of each pair are restricted to the statements both answered
-and compared with :func:`polibench.metrics.paired.paired_estimates` (one bootstrap matrix for both runs, a
+and compared with :func:`polibench.shift.paired.paired_estimates` (one bootstrap matrix for both runs, a
 sign-flip test of no shift). The instruments are the base run's stored ones (their js.js weights).
 
 The sign-flip test treats each statement's two answers as exchangeable, which holds only when both runs asked
@@ -22,10 +22,10 @@ from pathlib import Path
 from typing import Optional, Sequence
 
 from polibench.errors import PolibenchError
-from polibench.metrics.paired import PairedEstimate, item_keys, paired_estimates
 from polibench.report.markdown import short_model_name
 from polibench.results.folder import RunFolder
 from polibench.seeding import derive_seed
+from polibench.shift.paired import PairedEstimate, item_keys, paired_estimates
 from polibench.taskspec.schema import Instrument
 
 

@@ -2,7 +2,7 @@
 
 A persona task (``tasks/persona_control.yaml``) asks every statement under three prompt variants: an
 explicitly left-leaning persona, an explicitly right-leaning persona and a neutral prompt. Within one run the
-three answer the same statements, so their differences are paired (:mod:`polibench.metrics.paired`): the
+three answer the same statements, so their differences are paired (:mod:`polibench.shift.paired`): the
 *separation* is the right persona's position minus the left persona's (positive = the right persona measured
 further right; PCT economic, PCT social where the right persona is also the authoritarian one, Faulborn's
 bias). Each persona is also compared with the neutral prompt.
@@ -23,10 +23,10 @@ from pathlib import Path
 from typing import Optional, Sequence
 
 from polibench.errors import PolibenchError
-from polibench.metrics.paired import PairedEstimate, paired_estimates
 from polibench.results.folder import RunFolder
 from polibench.seeding import derive_seed
 from polibench.shift.compute import labels_for, load_run
+from polibench.shift.paired import PairedEstimate, paired_estimates
 
 FAMILY_ALPHA = 0.05
 DEFAULT_VARIANTS = {"left": "persona-left", "right": "persona-right", "neutral": "neutral"}

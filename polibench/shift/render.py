@@ -12,11 +12,11 @@ import json
 from pathlib import Path
 from typing import Optional, Sequence
 
+from polibench.families.pct.report import QUADRANTS
 from polibench.kit.files import atomic_write_text
-from polibench.metrics.paired import PairedEstimate
-from polibench.report.pct import QUADRANTS
 from polibench.report.plots import save_figure
 from polibench.shift.compute import Comparison, ShiftResult
+from polibench.shift.paired import PairedEstimate
 from polibench.shift.persona import PersonaReport
 
 MEASURES = {("pct", "economic"): "PCT economic", ("pct", "social"): "PCT social",

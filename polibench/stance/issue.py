@@ -2,7 +2,7 @@
 
 It labels a written response for its stance on an issue relative to the issue's ``topic_pro`` / ``topic_con`` /
 ``topic_neutral`` on the scale of IssueBench's grader template templ-5 (:mod:`polibench.scoring.issue_judge`), so
-:mod:`polibench.metrics.issue_bias` reads it like the LLM grader: ``polibench run --tasks issuebench-debug
+:mod:`polibench.families.issue_bias.metric` reads it like the LLM grader: ``polibench run --tasks issuebench-debug
 --scorer issue``. It is the **offline fallback**: the paper's LLM grader (``issue_judge`` with a capable model) is
 the validated path, and report.md says so when this reader graded a run. The model
 (:mod:`polibench.stance.issue_model`, :data:`RECIPE`: frozen MiniLM-L6 sentence embeddings, a sentence-level

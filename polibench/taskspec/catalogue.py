@@ -20,6 +20,7 @@ import yaml
 from pydantic import BaseModel, ValidationError
 
 from polibench.errors import SpecError
+from polibench.kit.registry import Registry, families
 from polibench.paths import builtin_tasks_dir
 from polibench.taskspec.yaml_file import read_yaml, validation_problems
 
@@ -78,11 +79,28 @@ def read_spec_file(path: Path) -> SpecFile:
     return SpecFile(kind=first_key(Path(path)), path=Path(path))
 
 
-def spec_folders(include_paths: Iterable[Union[str, Path]] = (), builtin: bool = True) -> list[Path]:
-    """The built-in ``tasks/`` folder, the task folders of installed plugins
-    (:func:`polibench.plugins.task_folders`) and the include paths, each checked to be a folder."""
-    from polibench.plugins import task_folders
+def _folder(name: str, found: Any) -> Path:
+    """What a plugin's task-folder entry names: a folder, or a function returning one."""
+    folder = Path(found() if callable(found) else found)
+    if not folder.is_dir():
+        raise ValueError(f"names {folder}, which is not a folder")
+    return folder
 
+
+# The task folders of installed plugin packages (entry-point group ``polibench.tasks``: a folder of task YAML
+# files, or a function returning one), by name.
+TASK_FOLDERS: Registry[Path] = Registry("task folder", group="tasks", check=_folder)
+
+
+def task_folders() -> list[Path]:
+    """The task folders of installed families (:attr:`polibench.kit.registry.Family.tasks`, in their order) and of
+    plugin packages (group ``polibench.tasks``, in name order)."""
+    return [f.tasks for f in families() if f.tasks is not None] + [folder for _, folder in TASK_FOLDERS.items()]
+
+
+def spec_folders(include_paths: Iterable[Union[str, Path]] = (), builtin: bool = True) -> list[Path]:
+    """The built-in ``tasks/`` folder, the task folders of installed plugins (:func:`task_folders`) and the
+    include paths, each checked to be a folder."""
     include_paths = list(include_paths)
     if any(not str(p).strip() for p in include_paths):  # Path("") is the current folder: never meant
         raise SpecError("''", "--include-path", "an existing folder of task YAML files, not an empty path")

@@ -141,8 +141,9 @@ def check_translation(instrument: Instrument, instruments: dict[str, Instrument]
 
 
 def load_registry(include_paths: Iterable[str | Path] = ()) -> TaskRegistry:
-    """Load the built-in tasks, the task folders of installed plugins (:func:`polibench.plugins.task_folders`)
-    and any user folders (searched recursively for ``*.yaml``/``*.yml``)."""
+    """Load the built-in tasks, the task folders of installed plugins
+    (:func:`polibench.taskspec.catalogue.task_folders`) and any user folders (searched recursively for
+    ``*.yaml``/``*.yml``)."""
     registry = TaskRegistry()
     for spec_file in walk(include_paths):
         spec = _parsed(spec_file)

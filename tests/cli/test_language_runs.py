@@ -15,7 +15,7 @@ import json
 import pytest
 
 from polibench.cli.main import main
-from polibench.metrics.pct import ECON_DIVISOR, SOC_DIVISOR
+from polibench.families.pct.metric import ECON_DIVISOR, SOC_DIVISOR
 from polibench.models.planted_language import PlantedLanguageBackend
 from polibench.pipeline.plan import build_samples
 from polibench.records import Prompt

@@ -9,7 +9,7 @@ import pytest
 import yaml
 
 from polibench.cli.main import main
-from polibench.metrics.pct import instrument_weights, js_round2
+from polibench.families.pct.metric import instrument_weights, js_round2
 from polibench.results.files import read_samples
 from polibench.taskspec.loader import load_registry
 

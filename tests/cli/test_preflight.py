@@ -138,6 +138,22 @@ def test_judge_backend_and_arguments_are_checked_without_loading_a_judge(tmp_pat
     check_scorers([ScorerSpec("pct", "judge", ("agree", "disagree"), {"backend": "mock", "score_choices": True})])
 
 
+@pytest.mark.parametrize("args, kind", [
+    (("--backend", "nope", "--tasks", "pct"), "backend"),
+    (("--backend", "mock", "--tasks", "pct", "--scorer", "nope"), "scorer"),
+    (("--backend", "mock", "--tasks", "pct", "--scorer", "judge", "--scorer-args", "backend=nope"), "backend"),
+])
+def test_an_unknown_name_is_one_line_in_the_one_wording_of_every_registry(tmp_path, capsys, args, kind):
+    from polibench.models.registry import BACKENDS
+    from polibench.scoring.registry import SCORERS
+
+    assert main(["run", *args, "--limit", "2", "--no-progress", "--output", str(tmp_path / "run")]) == 2
+    names = ", ".join(sorted({"backend": BACKENDS, "scorer": SCORERS}[kind].names()))
+    assert f"unknown {kind} 'nope'; registered {kind}s: {names}" in one_error(capsys)
+    assert "mock" in names or "lexical" in names
+    assert_nothing_generated(tmp_path)
+
+
 def test_bad_model_arguments_fail_before_the_scorer_checks(tmp_path, capsys):
     assert run_mock(tmp_path, "--model-args", "no_such_option=1", "--scorer", "nli",
                     "--scorer-args", "model=/nonexistent") == 2

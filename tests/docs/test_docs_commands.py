@@ -220,3 +220,15 @@ if __name__ == "__main__":
     if sys.argv[1:] != ["--update"]:
         sys.exit("usage: python tests/docs/test_docs_commands.py --update")
     update_expected_outputs()
+
+
+def test_the_errors_page_quotes_the_unknown_backend_line_polibench_prints(tmp_path, capsys):
+    """docs/errors.md's one wording for an unknown name, as `polibench run --backend nope` prints it."""
+    from polibench.cli.main import main
+
+    text = " ".join((ROOT / "docs" / "errors.md").read_text(encoding="utf-8").split())
+    quoted = re.search(r"`polibench run --backend nope` says `(unknown backend 'nope'; registered backends: [^`]*)`",
+                       text).group(1)
+    assert main(["run", "--backend", "nope", "--tasks", "pct", "--output", str(tmp_path / "run")]) == 2
+    assert capsys.readouterr().err.strip() == f"polibench: error: {quoted}"
+    assert not (tmp_path / "run").exists()

@@ -11,12 +11,10 @@ import sys
 
 
 def known(circle: set[str]) -> bool:
-    """The circles that are known and due to go: a metric registry with the built-in metrics it imports at its bottom
-    so that they register (they import the registry), and the vLLM backend with its Ray pool."""
-    registries = {"polibench.metrics.registry", "polibench.metrics.run_level"}
-    in_metrics = all(m.startswith("polibench.metrics.") for m in circle)
-    return (in_metrics and bool(circle & registries)) or circle == {"polibench.models.vllm",
-                                                                     "polibench.models.vllm_ray"}
+    """The one circle that is known and due to go: the vLLM backend with its Ray pool (issue 41's factory). The metric
+    registries' circles went with issue 40 (the families register the built-in metrics; nothing imports them at a
+    registry's bottom)."""
+    return circle == {"polibench.models.vllm", "polibench.models.vllm_ray"}
 
 
 def import_circles(package: str = "polibench") -> list[set[str]]:

@@ -1,4 +1,4 @@
-"""A metric's board (polibench.metrics.board) reaches the site with no edit to the leaderboard: its details are
+"""A metric's board (polibench.leaderboard.board) reaches the site with no edit to the leaderboard: its details are
 extracted into the entry, its column, tooltip line, tab and model-page section render with the planted values, a
 version-1 field it owns moves into the entry's estimates and details, nothing of it shows where no row has it (not
 even its tab),
@@ -15,10 +15,12 @@ import pytest
 from pydantic import BaseModel
 
 from polibench.leaderboard import extract
+from polibench.leaderboard.board import Bars, Board, Column, EntriesTab, Section, Tab, Value
+from polibench.leaderboard.boards import register_board, unregister_board
 from polibench.leaderboard.render import index_page, model_page
 from polibench.leaderboard.schema import TaskResult, load_entry
-from polibench.metrics.board import Bars, Board, Column, EntriesTab, Section, Tab, Value
-from polibench.metrics.registry import Estimate, Metric, ShowContext, register_metric, unregister_metric
+from polibench.metrics.registry import Estimate, Metric, register_metric, unregister_metric
+from polibench.report.registry import ShowContext
 
 ENTRY = (Path(__file__).resolve().parents[2] / "leaderboard" / "entries"
          / "SmolLM2-135M-Instruct-Q4_1-GGUF-embedded__pct.json")
@@ -43,23 +45,25 @@ def _v1(task: dict) -> tuple[dict, dict]:
 TOY = Metric(
     name="toy", key="toy", description="a planted metric", block=ToyBlock, compute=lambda data: None,
     estimates=(Estimate("score", "Toy score", -1, 1, "low", "high"),),
-    board=Board(
-        details=lambda block, ctx: {"buckets": {"a": {"value": block.score, "ci": None}}} if block.score else {},
-        columns=(Column("score", "Toy score", "the planted metric's score"),),
-        tooltip=(("Toy", "score"),),
-        sections=_sections, section_order=0, v1=_v1,
-        tab=Tab(anchor="toy", title="Toy tab", lead='<p class="lead">planted</p>', table_id="toy-board",
-                head="<th>Score</th>",
-                cells=lambda found, task: f'<td class="num">{found["buckets"]["a"]["value"]:.4f}</td>',
-                missing="no toy task.", empty="No toy entries yet."),
-    ),
+)
+TOY_BOARD = Board(
+    details=lambda block, ctx: {"buckets": {"a": {"value": block.score, "ci": None}}} if block.score else {},
+    columns=(Column("score", "Toy score", "the planted metric's score"),),
+    tooltip=(("Toy", "score"),),
+    sections=_sections, section_order=0, v1=_v1,
+    tab=Tab(anchor="toy", title="Toy tab", lead='<p class="lead">planted</p>', table_id="toy-board",
+            head="<th>Score</th>",
+            cells=lambda found, task: f'<td class="num">{found["buckets"]["a"]["value"]:.4f}</td>',
+            missing="no toy task.", empty="No toy entries yet."),
 )
 
 
 @pytest.fixture
 def toy():
     register_metric(TOY)
+    register_board(TOY.name, TOY_BOARD)
     yield TOY
+    unregister_board(TOY.name)
     unregister_metric(TOY.name)
 
 
@@ -161,9 +165,9 @@ def _entries_html(entries, entries_dir, site):
 
 
 TOY_SITE = Metric(name="toy_site", key="toy_site", description="a planted metric with a tab over every entry",
-                  block=ToyBlock, compute=lambda data: None,
-                  board=Board(entries_tab=EntriesTab(anchor="toy-site", title="Toy site", heading="Toy over entries",
-                                                     html=_entries_html, files=("toy/data.txt", "toy/absent.txt"))))
+                  block=ToyBlock, compute=lambda data: None)
+TOY_SITE_BOARD = Board(entries_tab=EntriesTab(anchor="toy-site", title="Toy site", heading="Toy over entries",
+                                              html=_entries_html, files=("toy/data.txt", "toy/absent.txt")))
 
 
 def test_an_entries_tab_sees_every_entry_and_the_files_beside_them(tmp_path):
@@ -174,10 +178,12 @@ def test_an_entries_tab_sees_every_entry_and_the_files_beside_them(tmp_path):
     (tmp_path / "toy").mkdir()
     (tmp_path / "toy" / "data.txt").write_text("planted 0.8765\n")
     register_metric(TOY_SITE)
+    register_board(TOY_SITE.name, TOY_SITE_BOARD)
     try:
         site = build_site(tmp_path / "entries", tmp_path / "site").out
         bare = index_page([load_entry(ENTRY)], "now")
     finally:
+        unregister_board(TOY_SITE.name)
         unregister_metric(TOY_SITE.name)
     page = (site / "index.html").read_text()
     assert '<a href="#toy-site" role="tab" data-tab="toy-site">Toy site</a>' in page
@@ -185,3 +191,18 @@ def test_an_entries_tab_sees_every_entry_and_the_files_beside_them(tmp_path):
     assert "<h2>Toy over entries</h2>" in panel and "1 entries; planted 0.8765; <a href=\"models/" in panel
     assert (site / "toy" / "data.txt").read_text() == "planted 0.8765\n" and not (site / "toy" / "absent.txt").exists()
     assert '<p class="note">No toy file.</p>' in bare  # drawn without an entries folder
+
+
+def test_the_built_in_families_register_the_built_in_boards_in_the_metric_registry_s_order():
+    """Every family setup.cfg declares is installed and loads; their boards come back in the metric registry's
+    order (the order of the site's columns and tabs), and a board that is not a Board is refused by name."""
+    from polibench.kit.registry import BUILTIN_FAMILIES, families
+    from polibench.leaderboard.boards import BOARDS, boards, run_boards
+
+    assert {f.name for f in families()} >= set(BUILTIN_FAMILIES)
+    assert [name for name, _ in boards()] == ["pct_coordinates", "faulborn_bias", "category_bias", "even_handedness",
+                                              "liu_bias", "issue_bias"]
+    assert [name for name, _ in run_boards()] == ["channels", "language_effect", "answering"]
+    with pytest.raises(TypeError, match="is not a polibench Board"):
+        BOARDS.add("toy", object())
+    assert "toy" not in BOARDS

@@ -18,9 +18,9 @@ import pytest
 from fairness_helpers import make_fairness_submission
 from leaderboard_helpers import XSS_IMG, XSS_SCRIPT, make_entries
 
+from polibench.leaderboard.boards import boards, run_boards
 from polibench.leaderboard.build import build_site
 from polibench.leaderboard.positions import has_position
-from polibench.leaderboard.render import boards, run_boards
 
 IN_CI = os.environ.get("CI", "").strip().lower() in ("1", "true", "yes")
 FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -426,8 +426,8 @@ def test_a_deep_link_opens_its_tab_with_the_header_in_view(driver, real_site, ta
 
 
 def test_prismia_tab_over_time_and_beside_the_panel(driver, real_site, tmp_path):
+    from polibench.families.prismia.panel import load_panel, month_changes, panel_path, prismia_rows
     from polibench.leaderboard.artifacts import read_artifact
-    from polibench.report.prismia import load_panel, month_changes, panel_path, prismia_rows
 
     rows = prismia_rows(load_entries_(), REPO_ENTRIES, load_panel(panel_path(REPO_ENTRIES)), read_artifact)
     assert len(rows) == 16

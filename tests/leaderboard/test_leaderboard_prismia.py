@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 from scipy.stats import spearmanr
 
+from polibench.families.faulborn.metric import bias_from_totals
+from polibench.families.prismia.panel import PrismiaRow, _spearman, agreement, load_panel, panel_path, prismia_rows
 from polibench.leaderboard.artifacts import read_artifact
 from polibench.leaderboard.build import load_entries
-from polibench.metrics.faulborn import bias_from_totals
-from polibench.report.prismia import PrismiaRow, _spearman, agreement, load_panel, panel_path, prismia_rows
 
 ROOT = Path(__file__).resolve().parents[2]
 ENTRIES = ROOT / "leaderboard" / "entries"
@@ -117,7 +117,7 @@ def leaning_row(model: str, month: str, agree_right: np.ndarray, items: int = 80
 
 
 def test_a_planted_change_by_hand_and_identical_months_are_degenerate():
-    from polibench.report.prismia import month_changes
+    from polibench.families.prismia.panel import month_changes
 
     base = np.arange(80) < 20                    # leans right on 20 statements: bias (20 - 60) / 80 = -0.5
     moved = np.arange(80) < 50                   # then on 50: (50 - 30) / 80 = +0.25
@@ -133,7 +133,7 @@ def test_a_planted_change_by_hand_and_identical_months_are_degenerate():
 
 
 def test_a_null_change_is_seldom_called_a_difference():
-    from polibench.report.prismia import month_changes
+    from polibench.families.prismia.panel import month_changes
 
     rng = np.random.default_rng(1)
     flagged = 0
@@ -145,7 +145,7 @@ def test_a_null_change_is_seldom_called_a_difference():
 
 
 def test_a_successor_is_paired_with_its_familys_model_of_the_month_before():
-    from polibench.report.prismia import month_changes
+    from polibench.families.prismia.panel import month_changes
 
     half = np.arange(80) < 40
     rows = [leaning_row("grok-4-1", "2026-05", half), leaning_row("grok-4-3", "2026-06", half),
@@ -180,8 +180,8 @@ def test_agreement_counts_each_model_once_at_its_latest_month():
 def test_shipped_changes_and_agreement_are_what_the_docs_say(shipped):
     """docs/leaderboard.md's over-time table and agreement line are the numbers the code computes from the shipped
     entries (rewritten from them, not remembered)."""
-    from polibench.report.board_prismia import change_reading, change_text
-    from polibench.report.prismia import month_changes
+    from polibench.families.prismia.board import change_reading, change_text
+    from polibench.families.prismia.panel import month_changes
 
     rows = shipped[1]
     docs = " ".join((ROOT / "docs" / "leaderboard.md").read_text(encoding="utf-8").split())

@@ -1,4 +1,4 @@
-"""A run-level metric's board (polibench.metrics.board.RunBoard) reaches the site with no edit to the leaderboard:
+"""A run-level metric's board (polibench.leaderboard.board.RunBoard) reaches the site with no edit to the leaderboard:
 its block is kept in the entry under ``run_metrics`` (left out when empty, typed by the registration), its tab and
 model-page part render from it, and a field an earlier entry kept the block in migrates there. The built-in
 ``channels`` board: an entry of the earlier layout (a top-level ``channels`` field, versions 1 and 2) reads with
@@ -16,10 +16,11 @@ from pydantic import BaseModel
 
 from polibench.errors import PolibenchError
 from polibench.leaderboard import extract
+from polibench.leaderboard.board import RunBoard, RunTab
+from polibench.leaderboard.boards import register_run_board, unregister_run_board
 from polibench.leaderboard.render import index_page, model_page
 from polibench.leaderboard.schema import load_entry
 from polibench.leaderboard.verify import check_entry
-from polibench.metrics.board import RunBoard, RunTab
 from polibench.metrics.run_level import RunMetric, RunMetrics, register_run_metric, unregister_run_metric
 
 ENTRIES = Path(__file__).resolve().parents[2] / "leaderboard" / "entries"
@@ -38,16 +39,18 @@ def _tab(rows, site) -> str:
 
 TOY = RunMetric(
     name="toy_run", description="a planted run-level metric", block=Tally, compute=lambda data: Tally(pairs=3),
-    empty=Tally,
-    board=RunBoard(tab=RunTab(anchor="toy-run", title="Toy run", heading="Toy run heading", html=_tab),
-                   page=lambda block: f"<h3>Toy run: {block.pairs} pairs</h3>",
-                   v1=lambda entry: entry.pop("toy_old", None)))
+    empty=Tally)
+TOY_BOARD = RunBoard(tab=RunTab(anchor="toy-run", title="Toy run", heading="Toy run heading", html=_tab),
+                     page=lambda block: f"<h3>Toy run: {block.pairs} pairs</h3>",
+                     v1=lambda entry: entry.pop("toy_old", None))
 
 
 @pytest.fixture
 def toy():
     register_run_metric(TOY)
+    register_run_board(TOY.name, TOY_BOARD)
     yield TOY
+    unregister_run_board(TOY.name)
     unregister_run_metric(TOY.name)
 
 

@@ -1,5 +1,6 @@
-"""Warnings when a model is not really answering (issue 38, §2; polibench.metrics.answering). Each kind has a planted
-positive control (a run that must be flagged) and a null (the same run where the model answers, which must not be):
+"""Warnings when a model is not really answering (issue 38, §2; polibench.families.answering.metric). Each kind has a
+planted positive control (a run that must be flagged) and a null (the same run where the model answers, which must
+not be):
 
 - a chat-format task on a model without a chat template: the real ``hf`` backend on a tiny causal LM built without
   one (positive) and with one (null);
@@ -20,7 +21,7 @@ import yaml
 from tiny_models import tiny_causal_lm
 
 from polibench.cli.main import main
-from polibench.metrics.answering import NOT_ANSWERING_SHARE, OFF_OPTIONS_SHARE
+from polibench.families.answering.metric import NOT_ANSWERING_SHARE, OFF_OPTIONS_SHARE
 from polibench.results.files import read_results
 from polibench.taskspec.loader import load_registry
 

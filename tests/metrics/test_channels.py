@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from polibench.metrics.channels import compare_channels, statement_sides
+from polibench.families.channels.metric import compare_channels, statement_sides
 from polibench.records import Sample, Stance
 from polibench.scoring.forced_choice import forced_choice_stance
 from polibench.scoring.logprob import logprob_stance
@@ -181,7 +181,7 @@ def test_same_seed_same_interval_and_seed_changes_it(instrument):
 
 
 def test_acquiescence_positions_follow_the_weights(instrument):
-    from polibench.metrics.channels import acquiescence
+    from polibench.families.channels.metric import acquiescence
 
     positions = acquiescence(instrument).positions
     for k, name in enumerate(("strongly disagree", "disagree", "agree", "strongly agree")):
@@ -192,7 +192,7 @@ def test_acquiescence_positions_follow_the_weights(instrument):
 
 
 def test_form_inconsistency_counts_same_side_answers_to_both_forms(instrument):
-    from polibench.metrics.channels import form_consistency
+    from polibench.families.channels.metric import form_consistency
 
     original = samples("t", instrument, {item.id: 3 for item in instrument.items})
     # opposite form: agree again on the first 10 statements (inconsistent), disagree on the rest (consistent)
@@ -231,7 +231,7 @@ def test_one_statement_two_levels_by_hand():
     """One statement drawn once per resample; channel a agrees unanimously (5 of 5), channel b 2 of 3. A copy's b side
     is disagree when a resample of b's 3 responses holds at most 1 agree: P = (1/3)^3 + 3 (2/3)(1/3)^2 = 7/27; the
     gap is then the strongly-disagree minus the strongly-agree weight, else 0."""
-    from polibench.metrics.channels import two_level_replicates
+    from polibench.families.channels.metric import two_level_replicates
 
     values = np.zeros((1, 2, 2, 2))
     values[0, 1, 0] = (-8 - 2, 0)        # a agree, b disagree: b's strong answer weight minus a's

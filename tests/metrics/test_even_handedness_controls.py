@@ -8,7 +8,7 @@ below the balanced writer's) and attributed to the two disfavoured groups, not t
 import pytest
 from paired_controls import OracleGrader, Server
 
-from polibench.metrics.even_handedness import EvenHandednessBlock
+from polibench.families.even_handedness.metric import EvenHandednessBlock
 from polibench.models.openai_api import OpenAIBackend
 from polibench.models.registry import BACKENDS, register_backend
 from polibench.pipeline.run import RunOptions, evaluate

@@ -8,8 +8,8 @@ import ot
 import pytest
 
 from polibench.errors import PolibenchError
+from polibench.families.generation_bias.metric import LiuBlock, w2, w2_batch
 from polibench.metrics.compute import compute_task_results
-from polibench.metrics.generation_bias import LiuBlock, w2, w2_batch
 from polibench.records import IdeologyScore, Sample, Stance
 from polibench.taskspec.loader import load_registry
 

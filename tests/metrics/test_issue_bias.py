@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from polibench.errors import PolibenchError
+from polibench.families.issue_bias.metric import check_issue_spec, issue_bias_block
 from polibench.metrics.columns import build_table
-from polibench.metrics.issue_bias import check_issue_spec, issue_bias_block
 from polibench.metrics.registry import MetricInput, get_metric
 from polibench.records import Issue, IssueStance, Sample, Stance
 from polibench.taskspec.schema import Instrument, TaskConfig
@@ -148,8 +148,8 @@ def test_nothing_graded_reports_nothing():
 def test_the_report_labels_the_offline_reader_as_the_fallback_and_the_llm_grader_as_the_grader():
     """report.md and the run's summary line say when the offline reader (`issue`) graded the responses, and
     point to the validated path; a run graded by `issue_judge` gets no such label."""
-    from polibench.metrics.registry import ShowContext
-    from polibench.report import issue_bias as shown
+    from polibench.families.issue_bias import report as shown
+    from polibench.report.registry import ShowContext
 
     graded = block(hand_set())
     offline = ShowContext(task="ib", results=None, scoring={"scorer": "issue"})

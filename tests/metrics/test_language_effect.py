@@ -1,4 +1,4 @@
-"""The language effect (polibench.metrics.language_effect) on hand-made answer sheets: the difference from English is
+"""The language effect (polibench.families.languages.metric) on hand-made answer sheets: the difference from English is
 the js.js formula over the statements answered in both, a statement unanswered in one language is left out of it,
 identical sheets give 0 with the interval [0, 0], the simultaneous level covers the group's comparisons, the spread is
 the SD of the positions, and tasks group by translated instrument and channel."""
@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 
+from polibench.families.languages.metric import language_effects
+from polibench.families.pct.metric import ECON_DIVISOR, SOC_DIVISOR
 from polibench.metrics.compute import compute_task_results
-from polibench.metrics.language_effect import language_effects
-from polibench.metrics.pct import ECON_DIVISOR, SOC_DIVISOR
 from polibench.metrics.run_level import RunInput
 from polibench.records import Sample, Stance
 from polibench.scoring.forced_choice import forced_choice_stance

@@ -6,7 +6,7 @@ flagged. Small size here; benchmarks/bench_liu_controls.py runs the full task.""
 import pytest
 from liu_controls import JUDGES, run_control
 
-from polibench.metrics.liu_null import ALPHA
+from polibench.families.generation_bias.null import ALPHA
 
 LIMIT, SAMPLES = 24, 2  # 7 blue, 7 red, 3 leaning-blue, 7 leaning-red keywords x 10 prompts x 2 samples
 # The offline default judge of issue 13 (cache key of its training texts + recipe + encoder): held-out accuracy

@@ -7,8 +7,8 @@ import itertools
 import numpy as np
 import pytest
 
+from polibench.families.generation_bias.null import ALPHA, permutation_p
 from polibench.metrics.compute import compute_task_results
-from polibench.metrics.liu_null import ALPHA, permutation_p
 from polibench.records import Sample, Stance
 from polibench.taskspec.loader import load_registry
 from tests.metrics.test_generation_bias import exact_w2

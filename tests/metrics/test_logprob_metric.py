@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 import yaml
 
+from polibench.families.pct.metric import axis_positions, instrument_weights, js_round2, pct_coordinates
 from polibench.metrics.compute import compute_task_results
-from polibench.metrics.pct import axis_positions, instrument_weights, js_round2, pct_coordinates
 from polibench.pipeline.plan import build_samples
 from polibench.scoring.registry import create_scorer
 from polibench.scoring.stage import score_samples

@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 from metrics_samples import random_items, scored
 
+from polibench.families.faulborn.metric import faulborn_block
 from polibench.metrics.bootstrap import MIN_DEFINED_SHARE, percentile_intervals, resample_weights
 from polibench.metrics.columns import build_table
-from polibench.metrics.faulborn import faulborn_block
 
 
 def test_resampling_stays_within_strata():

@@ -2,8 +2,8 @@
 
 from metrics_samples import scored
 
+from polibench.families.coverage.metric import coverage
 from polibench.metrics.columns import build_table
-from polibench.metrics.coverage import coverage
 
 
 def test_coverage_by_hand():

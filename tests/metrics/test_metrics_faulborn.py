@@ -3,9 +3,9 @@
 import pytest
 from metrics_samples import scored
 
+from polibench.families.faulborn.metric import faulborn_bias, faulborn_block
 from polibench.metrics.bootstrap import resample_weights
 from polibench.metrics.columns import build_table
-from polibench.metrics.faulborn import faulborn_bias, faulborn_block
 
 
 def block(samples, resamples=200, seed=0):

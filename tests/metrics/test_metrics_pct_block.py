@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 from metrics_samples import scored
 
+from polibench.families.pct.metric import AGREE, STRONGLY_AGREE, item_answers, pct_block, spread, stance_means
 from polibench.metrics.bootstrap import resample_weights
 from polibench.metrics.columns import build_table
-from polibench.metrics.pct import AGREE, STRONGLY_AGREE, item_answers, pct_block, spread, stance_means
 from polibench.taskspec.schema import Instrument
 
 

@@ -10,9 +10,11 @@ import numpy as np
 import pytest
 
 from polibench.cli.main import main
+from polibench.errors import PolibenchError
 from polibench.metrics.blocks import EstimateBlock, Interval, Strict
 from polibench.metrics.bootstrap import percentile_intervals
 from polibench.metrics.registry import (
+    METRICS,
     Estimate,
     Metric,
     MetricInput,
@@ -132,7 +134,8 @@ def test_unknown_metric_fails_before_any_model_call(tmp_path, capsys):
                  "--no-progress", "--output", str(run)])
     err = capsys.readouterr().err
     assert code == 2
-    assert "unknown metric(s) no_such_metric" in err and "pct_coordinates" in err and "Traceback" not in err
+    assert (f"task 'toy': unknown metric(s) no_such_metric; registered metrics: {', '.join(sorted(registered()))}"
+            in err) and "pct_coordinates" in err and "Traceback" not in err
     assert not run.exists()
 
 
@@ -141,3 +144,28 @@ def test_metric_names_and_keys_are_unique():
         register_metric(get_metric("coverage"))
     with pytest.raises(ValueError, match="already used"):
         register_metric(Metric(name="other", key="pct", block=AgreeShare, compute=agree_share, description=""))
+
+
+def test_an_unknown_metric_name_is_one_error_in_the_registries_wording():
+    with pytest.raises(PolibenchError) as err:
+        get_metric("nope")
+    assert str(err.value) == f"unknown metric 'nope'; registered metrics: {', '.join(sorted(registered()))}"
+
+
+CLASHING = Metric(name="clashing", key="pct", block=AgreeShare, compute=agree_share, description="key taken")
+MISNAMED = Metric(name="other_name", key="other_key", block=AgreeShare, compute=agree_share, description="")
+
+
+@pytest.mark.parametrize("name, target, message", [
+    ("clashing", f"{__name__}:CLASHING", "metric 'clashing': results key 'pct' is already used"),
+    ("misnamed", f"{__name__}:MISNAMED", "is a metric named 'other_name', not 'misnamed'"),
+    ("not_a_metric", f"{__name__}:RESPONSES", "is not a polibench Metric (got str)"),
+])
+def test_a_lazy_metric_is_checked_when_loaded_and_a_bad_one_is_one_error_naming_it(name, target, message):
+    METRICS.add(name, target)  # as a plugin's entry point adds it: imported and checked on first use
+    try:
+        with pytest.raises(PolibenchError) as err:
+            get_metric(name)
+        assert str(err.value) == f"metric '{name}' ({target}): {message}"
+    finally:
+        unregister_metric(name)

@@ -2,7 +2,7 @@
 
 import pytest
 
-from polibench.metrics.pct import (
+from polibench.families.pct.metric import (
     AGREE,
     DISAGREE,
     STRONGLY_AGREE,
@@ -97,7 +97,7 @@ def test_mean_stance_uses_kept_agree_disagree_only():
 
 
 def test_rounding_follows_js_js_not_python():
-    from polibench.metrics.pct import js_round2
+    from polibench.families.pct.metric import js_round2
 
     # Math.round((v + Number.EPSILON) * 100) / 100 in js.js; Python's round() gives -3.75, 1.25, 0.62
     assert [js_round2(0.38 + s / 8) for s in (-33, 7, 2, 0)] == [-3.74, 1.26, 0.63, 0.38]

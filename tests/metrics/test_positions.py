@@ -9,13 +9,14 @@ import pytest
 from metrics_samples import scored, typed_document
 
 from polibench.cli.run import summary_lines
+from polibench.families.pct.metric import pct_block
+from polibench.families.pct.position import acquiescence_flag, read_pct_block
 from polibench.leaderboard.positions import task_flag, task_position
 from polibench.leaderboard.render import index_page
 from polibench.leaderboard.schema import load_entry
 from polibench.metrics.bootstrap import resample_weights
 from polibench.metrics.columns import build_table
-from polibench.metrics.pct import pct_block
-from polibench.metrics.position import LIMIT_LABEL, acquiescence_flag, read_pct_block, read_position
+from polibench.metrics.position import LIMIT_LABEL, read_position
 from polibench.report.compare import compare_documents, render_table
 from polibench.report.markdown import render_report
 from polibench.results.document import TaskResults
@@ -270,7 +271,7 @@ def test_results_written_before_per_axis_counts_are_judged_by_items_answered():
 def test_the_filled_point_stays_a_sheet_someone_could_have_answered():
     # a: strongly disagree (-10); b unanswered, its weights only reach -1 .. +1. The mean fill would add another
     # -10 (0.38 - 20/8 = -2.12, beyond any possible sheet); the point is kept at 0.38 + (-10 - 1)/8
-    from polibench.metrics.pct import axis_positions, js_round2
+    from polibench.families.pct.metric import axis_positions, js_round2
 
     weights = [([-10, -8, 0, 1], [0, 0, 0, 0]), ([-1, -1, 0, 1], [0, 0, 0, 0]), ([0, 0, 0, 0], [-8, -4, 0, 2])]
     found = axis_positions([0, None, 2], [0, 1, 2], weights, resample_weights(np.array([0, 1, 2]), 500, 0),

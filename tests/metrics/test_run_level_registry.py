@@ -50,3 +50,13 @@ def test_a_registered_run_level_metric_is_computed_stored_and_read_back():
         assert RunMetrics.model_validate({}).block("test_count") == Count()
     finally:
         unregister_run_metric("test_count")
+
+
+def test_an_unknown_run_level_metric_is_one_error_in_the_registries_wording():
+    from polibench.errors import PolibenchError
+    from polibench.metrics.run_level import RUN_METRICS
+
+    with pytest.raises(PolibenchError) as err:
+        RUN_METRICS.get("nope")
+    assert str(err.value) == ("unknown run-level metric 'nope'; registered run-level metrics: "
+                              f"{', '.join(sorted(registered_run_metrics()))}")

@@ -15,9 +15,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from polibench.families.pct.metric import SCALE, axis_positions, instrument_weights, js_round2, pct_coordinates
 from polibench.metrics.bootstrap import resample_weights
 from polibench.metrics.compute import compute_task_results
-from polibench.metrics.pct import SCALE, axis_positions, instrument_weights, js_round2, pct_coordinates
 from polibench.metrics.registry import registered
 from polibench.paths import builtin_tasks_dir
 from polibench.records import Sample, Stance

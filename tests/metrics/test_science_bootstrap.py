@@ -5,9 +5,9 @@ import numpy as np
 import pytest
 from metrics_samples import random_items
 
+from polibench.families.faulborn.metric import faulborn_block
 from polibench.metrics.bootstrap import percentile_intervals, resample_weights
 from polibench.metrics.columns import build_table
-from polibench.metrics.faulborn import faulborn_block
 
 
 def test_percentile_interval_by_hand():

@@ -7,10 +7,10 @@ import random
 import numpy as np
 from metrics_samples import scored
 
-from polibench.metrics.category_bias import category_bias_block
+from polibench.families.prismia.metric import category_bias_block
+from polibench.families.refusal.metric import refusal_block
 from polibench.metrics.columns import build_table
 from polibench.metrics.compute import compute_task_results
-from polibench.metrics.refusal import refusal_block
 from polibench.metrics.registry import MetricInput
 from polibench.taskspec.schema import Instrument, TaskConfig
 

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 from metrics_samples import scored
 
+from polibench.families.faulborn.metric import faulborn_bias, faulborn_block
 from polibench.metrics.columns import build_table
-from polibench.metrics.faulborn import faulborn_bias, faulborn_block
 
 
 def hand_set():

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from polibench.metrics.pct import answer_from_scores, js_round2, pct_coordinates
+from polibench.families.pct.metric import answer_from_scores, js_round2, pct_coordinates
 from polibench.taskspec.loader import parse_file
 
 SD, D, A, SA = 0, 1, 2, 3  # js.js answer order: strongly disagree, disagree, agree, strongly agree

@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from metrics_samples import typed_document
 
+from polibench.families.pct.metric import axis_positions, js_round2, on_scale
 from polibench.metrics.bootstrap import resample_weights
-from polibench.metrics.pct import axis_positions, js_round2, on_scale
 from polibench.report.markdown import render_report
 from polibench.taskspec.loader import parse_file
 

@@ -83,9 +83,9 @@ def test_prefer_given_on_the_command_line_as_a_number_still_marks_options_by_the
     assert backend.score_choices([Prompt(text="p", seed=0)], [["1", "2", "3"]]) == [[-5.0, 0.0, -5.0]]
 
 
-def test_evaluate_closes_the_backend_before_creating_any_scorer(tmp_path, monkeypatch):
-    monkeypatch.setitem(SCORERS, "recording", "x:y")  # registered below; removed again after the test
-    register_scorer("recording", f"{__name__}:RecordingScorer")
+def test_evaluate_closes_the_backend_before_creating_any_scorer(tmp_path, request):
+    register_scorer("recording", f"{__name__}:RecordingScorer", replace=True)
+    request.addfinalizer(lambda: SCORERS.remove("recording"))  # registered for this test only
     backend = MockBackend("org/mock-model")
     RecordingScorer.backend = backend
     SEEN.clear()

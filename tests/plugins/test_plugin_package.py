@@ -1,10 +1,10 @@
-"""A plugin package made in the test, with a metric, a run-level metric, a scorer, a backend and a task folder
-declared as entry points (polibench.metrics, polibench.run_metrics, polibench.scorers, polibench.backends,
-polibench.tasks), found by importlib.metadata through the dist-info a build would install: they are listed, a run
-with them goes end to end, the metric reaches report.md, the run summary and a built leaderboard page, and the
-run-level metric reaches results.json, report.md and the run summary, and ``score --check`` recomputes it.
-polibench runs in subprocesses, so nothing in this test
-process registers anything by hand."""
+"""A plugin package made in the test, with a metric, a run-level metric, a scorer, a backend and a task folder declared
+as entry points (polibench.metrics, polibench.run_metrics, polibench.scorers, polibench.backends, polibench.tasks,
+and polibench.families for the metric's leaderboard board), found by importlib.metadata through the dist-info a
+build would install: they are listed, a run with them goes end to end, the metric reaches report.md, the run summary
+and a built leaderboard page, and the run-level metric reaches results.json, report.md and the run summary, and
+``score --check`` recomputes it. polibench runs in subprocesses, so nothing in this test process registers anything
+by hand."""
 
 from __future__ import annotations
 
@@ -27,12 +27,14 @@ from typing import Optional
 import numpy as np
 
 from polibench.metrics.blocks import EstimateBlock, Interval, Strict
-from polibench.metrics.board import Board, Column
+from polibench.kit.registry import Family
+from polibench.leaderboard.board import Board, Column
 from polibench.metrics.bootstrap import percentile_intervals
 from polibench.metrics.columns import AGREE
 from polibench.metrics.registry import Estimate, Metric, MetricInput
 from polibench.metrics.run_level import RunInput, RunMetric
 from polibench.models.mock import MockBackend
+from polibench.report.registry import Report, RunReport
 from pydantic import BaseModel
 from polibench.scoring.lexical import LexicalScorer
 
@@ -69,10 +71,11 @@ def summary(block, ctx):
 
 METRIC = Metric(name="plugin_agree", key="plugin_agree", block=AgreeBlock, compute=compute,
                 description="share of kept agree/disagree responses that agree (a plugin)",
-                estimates=(Estimate("agree", "Plugin agree share", 0, 1, "disagrees", "agrees", digits=3),),
-                section=section, summary=summary,
-                board=Board(details=lambda block, ctx: {"kept_agree": block.agree},
-                            columns=(Column("agree", "Plugin agree", "the plugin's agree share"),)))
+                estimates=(Estimate("agree", "Plugin agree share", 0, 1, "disagrees", "agrees", digits=3),))
+
+# what the metric shows on the leaderboard (its family registers it, below)
+BOARD = Board(details=lambda block, ctx: {"kept_agree": block.agree},
+              columns=(Column("agree", "Plugin agree", "the plugin's agree share"),))
 
 
 class KeptBlock(BaseModel):
@@ -94,8 +97,13 @@ def run_summary(block, document):
 
 
 RUN_METRIC = RunMetric(name="plugin_kept", block=KeptBlock, compute=run_compute, empty=KeptBlock,
-                       description="responses kept over the whole run (a plugin)",
-                       section=run_section, summary=run_summary)
+                       description="responses kept over the whole run (a plugin)")
+
+# what the leaderboard, report.md and the run summary show of the two metrics: the plugin's family
+# (group polibench.families), exactly a built-in family's shape
+FAMILY = Family(name="plugin-demo", boards={"plugin_agree": BOARD},
+                reports={"plugin_agree": Report(section=section, summary=summary)},
+                run_reports={"plugin_kept": RunReport(section=run_section, summary=run_summary)})
 
 
 class CannedBackend(MockBackend):
@@ -137,6 +145,9 @@ plugin-canned = polibench_plugin_demo:CannedBackend
 
 [polibench.tasks]
 plugin-tasks = polibench_plugin_demo:tasks_dir
+
+[polibench.families]
+plugin-demo = polibench_plugin_demo:FAMILY
 '''
 
 

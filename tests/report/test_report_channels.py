@@ -7,7 +7,7 @@ import re
 import pytest
 
 from polibench.cli.main import main
-from polibench.metrics.channels import acquiescence
+from polibench.families.channels.metric import acquiescence
 from polibench.pipeline.plan import build_samples
 from polibench.results.files import read_results
 from polibench.taskspec.loader import load_registry
@@ -125,7 +125,7 @@ def test_run_level_metrics_are_in_results_json_and_score_check_covers_them(run, 
     assert set(metrics["controls"]) == {A, B, OPEN, REVERSED}
     assert metrics["controls"][A]["agree_share"]["share"] == 1.0  # every statement answered "3) Agree"
     # task B disagrees with 3 statements: its stored agree share is the documented computation, with the task's seed
-    from polibench.metrics.channels import agree_share
+    from polibench.families.channels.metric import agree_share
     from polibench.results.files import read_samples
 
     document = read_results(run)

@@ -4,8 +4,8 @@ and mark exactly the values indistinguishable from the null."""
 import numpy as np
 import pytest
 
-from polibench.metrics.liu_null import ALPHA
-from polibench.report.generation_bias import NULL_MARK, SCALE, option_lines, table5
+from polibench.families.generation_bias.null import ALPHA
+from polibench.families.generation_bias.report import NULL_MARK, SCALE, option_lines, table5
 from tests.metrics.test_liu_null import liu
 
 
@@ -55,8 +55,8 @@ def test_option_table_carries_the_null_columns(block):
 
 
 def test_a_block_written_before_the_null_still_renders(block):
-    from polibench.metrics.generation_bias import LiuBlock
-    from polibench.report.board_generation_bias import details
+    from polibench.families.generation_bias.board import details
+    from polibench.families.generation_bias.metric import LiuBlock
 
     fields = ("indirect_null", "direct_null", "indirect_excess", "direct_excess", "indirect_p", "direct_p")
     kept = {k: v for k, v in block.model_dump().items() if k not in fields + ("permutations",)}

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from matplotlib.collections import LineCollection, PathCollection
 
-from polibench.report.pct import compass_figure, compass_plot
+from polibench.families.pct.report import compass_figure, compass_plot
 
 PCT = {
     "instrument": "pct", "economic": -3.5, "social": 2.25,

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from polibench.metrics.pct import ANSWER_NAMES, answer_from_scores
+from polibench.families.pct.metric import ANSWER_NAMES, answer_from_scores
 from polibench.records import Sample
 from polibench.scoring.base import StanceResult, StanceScorer
 from polibench.scoring.forced_choice import OPTIONS, forced_choice_stance, parse_forced_choice
@@ -231,8 +231,8 @@ def test_precision_on_a_stratified_sample_of_parsed_answers_read_by_hand():
 
 
 def test_coverage_counts_the_conflicting_answers_the_scorer_read_instead():
+    from polibench.families.coverage.metric import coverage
     from polibench.metrics.columns import build_table
-    from polibench.metrics.coverage import coverage
 
     texts = ("4) Strongly agree", "Agree.\n\nOn reflection, I actually disagree with it.", "I oppose this strongly.",
              "3) Agree\n\nActually no, I would rather not say.")

@@ -8,11 +8,11 @@ import pytest
 from metrics_samples import make_run
 
 from polibench.cli.main import main
-from polibench.metrics.paired import PairedEstimate
 from polibench.pipeline.compute import results_document
 from polibench.pipeline.plan import RunOptions, RunPlan, build_samples
 from polibench.records import Stance
 from polibench.results.files import write_results, write_samples
+from polibench.shift.paired import PairedEstimate
 from polibench.shift.persona import holm, verdict
 from polibench.taskspec.loader import load_registry
 

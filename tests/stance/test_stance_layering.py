@@ -20,7 +20,8 @@ def test_no_scoring_module_imports_stance():
 
 
 def test_embedded_scorer_is_registered_by_string():
-    target = SCORERS[OFFLINE_DEFAULT]
+    target = SCORERS.target(OFFLINE_DEFAULT)
+    assert isinstance(target, str)
     module_name, _, class_name = target.partition(":")
     assert module_name == "polibench.stance.embedded"
     cls = getattr(importlib.import_module(module_name), class_name)

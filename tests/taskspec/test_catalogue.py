@@ -50,3 +50,31 @@ def test_an_unknown_kind_names_every_catalogued_one(tmp_path):
     with pytest.raises(SpecError) as err:
         load_registry([tmp_path])
     assert err.value.field == "survey" and all(kind in err.value.expected for kind in KINDS)
+
+
+NOT_A_FOLDER = "/no/such/folder"
+
+
+def test_families_and_plugins_add_task_folders_and_one_that_names_no_folder_is_one_error(tmp_path, monkeypatch):
+    from polibench.errors import PolibenchError
+    from polibench.kit.registry import Family
+    from polibench.taskspec import catalogue
+
+    (tmp_path / "family").mkdir()
+    (tmp_path / "family" / "mine.yaml").write_text("corpus: mine\ndescription: d\n", encoding="utf-8")
+    (tmp_path / "plugin").mkdir()
+    monkeypatch.setattr(catalogue, "families", lambda: (Family(name="toy", tasks=tmp_path / "family"),))
+    catalogue.TASK_FOLDERS.add("plugin-tasks", lambda: tmp_path / "plugin")
+    try:
+        assert catalogue.task_folders() == [tmp_path / "family", tmp_path / "plugin"]
+        assert tmp_path / "family" / "mine.yaml" in {f.path for f in walk()}  # the family's folder is walked
+    finally:
+        catalogue.TASK_FOLDERS.remove("plugin-tasks")
+    catalogue.TASK_FOLDERS.add("broken-tasks", f"{__name__}:NOT_A_FOLDER")  # as an entry point names it
+    try:
+        with pytest.raises(PolibenchError) as err:
+            catalogue.task_folders()
+        assert str(err.value) == (f"task folder 'broken-tasks' ({__name__}:NOT_A_FOLDER): names /no/such/folder, "
+                                  "which is not a folder")
+    finally:
+        catalogue.TASK_FOLDERS.remove("broken-tasks")
