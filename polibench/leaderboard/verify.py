@@ -16,7 +16,7 @@ from pydantic_core import to_jsonable_python
 
 from polibench.errors import PolibenchError
 from polibench.leaderboard import extract
-from polibench.leaderboard.artifacts import read_artifact
+from polibench.leaderboard.artifacts import read_artifact, sha256_bytes
 from polibench.leaderboard.schema import Entry, entry_paths, load_entry
 from polibench.results.check import check, describe, differences
 from polibench.results.files import parse_json, parse_samples
@@ -34,12 +34,11 @@ class Outcome:
 
 def check_entry(entry: Entry, entries_dir: Path) -> None:
     """Raise PolibenchError saying what differs; return when every number is reproduced."""
-    samples = parse_samples(read_artifact(entries_dir, entry.samples), entry.samples.file)
+    shipped = read_artifact(entries_dir, entry.samples)  # checked against the entry's own hash
+    samples = parse_samples(shipped, entry.samples.file)
     document = migrate(parse_json(read_artifact(entries_dir, entry.results), entry.results.file), entry.results.file)
-    # the samples' bytes are held to the entry's own hash (read_artifact checked them against entry.samples.sha256),
-    # not to the samples_sha256 results.json recorded: refresh_entries.py --reread rewrote shipped samples without
-    # updating it (26 of the 28 shipped entries at ad694ef), which changes no number
-    checked = check(document, samples)
+    # and against the hash results.json recorded when its numbers were computed
+    checked = check(document, samples, samples_sha256=sha256_bytes(shipped))
     if not checked.matches:
         raise PolibenchError(checked.why("shipped files"))
     expected = [t.model_dump(mode="json") for t in extract.task_results(document, checked.results)]

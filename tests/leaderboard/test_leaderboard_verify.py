@@ -72,6 +72,18 @@ def test_edited_samples_with_a_matching_hash_fail_on_the_recomputation(entries):
     assert outcome.status == FAILED and "DIFFERS from the numbers recomputed from samples.jsonl" in outcome.detail
 
 
+def test_samples_other_than_the_ones_results_json_was_computed_from_fail_on_its_recorded_hash(entries):
+    """An edit that moves no number (a response's text; its stance stays) with the entry's hash updated: the numbers
+    still recompute, but results.json records the SHA-256 of the samples it was computed from, and verify holds the
+    shipped samples to it."""
+    path = entries / f"{ENTRY}.samples.jsonl.gz"
+    edit_gz_lines(path, lambda i, r: r.update(response=r["response"] + " (edited)") if i == 0 else None)
+    data = gzip.decompress(path.read_bytes())
+    edit_json(entries / f"{ENTRY}.json", lambda d: d["samples"].update(sha256=sha256_bytes(data), bytes=len(data)))
+    outcome = only(verify_dir(entries))
+    assert outcome.status == FAILED and "samples_sha256" in outcome.detail
+
+
 def test_entries_without_shipped_samples_are_reported_not_failed(entries, capsys):
     (entries / f"{ENTRY}.samples.jsonl.gz").unlink()
     assert only(verify_dir(entries)).status == UNAVAILABLE
