@@ -82,7 +82,7 @@ class EstimateBlock(Strict):
         if intervals is not None:  # before pydantic reads the class's fields: ``ci`` is typed by its own model
             model = intervals_model(f"{cls.__name__}Intervals", intervals, cls.__module__)
             cls.__annotations__["ci"] = model
-            setattr(cls, "ci", model())
+            setattr(cls, "ci", model())  # noqa: B010 (the base declares no ci for mypy to see)
 
     def estimate(self, key: str) -> tuple[Optional[float], Optional[Interval]]:
         """(value, interval) of estimate ``key``; (None, None) when the block has no such estimate."""

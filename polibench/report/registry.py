@@ -83,16 +83,10 @@ REPORTS: Registry[Report] = Registry("report", part="reports")
 RUN_REPORTS: Registry[RunReport] = Registry("run-level report", part="run_reports")
 
 
-def register_report(metric: str, report: Report, replace: bool = False) -> Report:
-    """Show metric ``metric`` with ``report``."""
-    REPORTS.add(metric, report, replace=replace)
-    return report
-
-
-def register_run_report(metric: str, report: RunReport, replace: bool = False) -> RunReport:
-    """Show run-level metric ``metric`` with ``report``."""
-    RUN_REPORTS.add(metric, report, replace=replace)
-    return report
+# register_report(metric, report, replace=False) -> report: show metric ``metric`` with ``report`` (a family's
+# ``reports`` do the same); register_run_report: a run-level metric's.
+register_report = REPORTS.register
+register_run_report = RUN_REPORTS.register
 
 
 def report_of(metric: str) -> Report:
