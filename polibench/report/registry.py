@@ -30,6 +30,15 @@ class ShowContext:
     run_dir: Optional[Path] = None   # the figures part draws here
     title: str = ""                  # "<model> · <task>": the figures' title
 
+    def figure(self, kind: str, draw: Callable[[Path, str], list[str]], subtitle: str = "") -> dict[str, list[str]]:
+        """``{kind: file names}`` of one figure, drawn by ``draw(stem, title)`` into the run folder (stem
+        ``<run_dir>/<task>_<kind>``; title ``title``, plus a second line ``subtitle``); ``{}`` where no figure is
+        drawn (no run folder). What a metric's ``figures`` part returns."""
+        if self.run_dir is None:
+            return {}
+        title = f"{self.title}\n{subtitle}" if subtitle else self.title
+        return {kind: draw(self.run_dir / f"{self.task}_{kind}", title)}
+
 
 Part = Optional[Callable[..., Any]]
 
