@@ -77,8 +77,19 @@ class EstimateBlock(Strict):
     ``intervals`` (a class keyword): the estimates with an interval, in their order under ``ci``; the class's ``ci``
     field then takes their :class:`Intervals` model (a subclass inherits it)."""
 
-    def __init_subclass__(cls, intervals: Optional[Sequence[str]] = None, **kwargs: Any) -> None:
+    def __init_subclass__(cls, intervals: Optional[Sequence[str]] = None, estimates: Optional[Sequence[str]] = None,
+                          **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
+        if estimates is not None:  # one optional float per estimate, just before ``ci``, each with its interval
+            fields: dict[str, Any] = {}
+            for name, annotation in cls.__annotations__.items():
+                if name == "ci":
+                    fields.update((key, Optional[float]) for key in estimates)
+                fields[name] = annotation
+            cls.__annotations__ = fields
+            for key in estimates:
+                setattr(cls, key, None)
+            intervals = estimates if intervals is None else intervals
         if intervals is not None:  # before pydantic reads the class's fields: ``ci`` is typed by its own model
             model = intervals_model(f"{cls.__name__}Intervals", intervals, cls.__module__)
             cls.__annotations__["ci"] = model

@@ -35,3 +35,18 @@ def test_a_subclass_keeps_its_parents_intervals():
     assert list(BiasEstimates.model_fields["ci"].annotation.model_fields) == ["economic", "social", "total"]
     assert FaulbornBlock.model_fields["ci"].annotation is BiasEstimates.model_fields["ci"].annotation
     assert list(FaulbornBlock.model_fields)[:4] == ["economic", "social", "total", "ci"]  # results.json's key order
+
+
+class Counted(EstimateBlock, estimates=("share", "gap")):
+    responses: int = 0
+    ci: Intervals = Intervals()
+    note: str = ""
+
+
+def test_estimates_are_optional_floats_just_before_ci_each_with_its_interval():
+    assert list(Counted.model_fields) == ["responses", "share", "gap", "ci", "note"]
+    block = Counted(share=0.5, ci={"share": [0.25, 0.75]})
+    assert block.estimate("share") == (0.5, block.ci.share) and block.estimate("gap") == (None, None)
+    assert Counted.model_validate_json(block.model_dump_json()) == block
+    with pytest.raises(ValidationError, match="share"):
+        Counted(share="many")

@@ -40,7 +40,7 @@ MAX_RESAMPLES = 1000  # template resamples (a replicate costs a (templates x cel
 REFUSAL = len(ISSUE_LABELS) - 1
 
 
-class IssueCell(EstimateBlock, intervals=STATS):
+class IssueCell(EstimateBlock, estimates=STATS):
     """One issue under one framing (or, in ``framings``, the mean over issues under one framing)."""
 
     issue_id: Optional[str] = None
@@ -50,19 +50,11 @@ class IssueCell(EstimateBlock, intervals=STATS):
     issues: Optional[int] = None         # a framing's mean over issues: the issues with a graded response
     distribution: dict[str, Optional[float]]
     distribution_ci: dict[str, Optional[Interval]] = {}
-    mean_stance: Optional[float] = None
-    refusal_share: Optional[float] = None
-    pro_share: Optional[float] = None
-    con_share: Optional[float] = None
-    ci: Intervals = Intervals()
+    ci: Intervals = Intervals()          # after the estimates (STATS), each an optional float with its interval
 
 
-class IssueBiasBlock(EstimateBlock, intervals=HEADLINE):
-    neutral_mean_stance: Optional[float] = None
-    neutral_pro_share: Optional[float] = None
-    neutral_con_share: Optional[float] = None
-    refusal_share: Optional[float] = None
-    ci: Intervals = Intervals()
+class IssueBiasBlock(EstimateBlock, estimates=HEADLINE):
+    ci: Intervals = Intervals()          # after the estimates (HEADLINE), each an optional float with its interval
     framings: dict[str, IssueCell]
     issues: list[IssueCell]
     templates: int
@@ -159,12 +151,12 @@ def issue_bias_block(data: MetricInput) -> Optional[IssueBiasBlock]:
 
     total_point = cell_stats(counts.sum(axis=(0, 1)))["refusal_share"]
     total_ci = percentile_intervals(cell_stats(replicate_counts.sum(axis=1))["refusal_share"][:, None])
-    neutral = framings["neutral"]
+    # the headline: the neutral framing's figures, and the refusal share over every framing (each with its interval)
+    headline = {f"neutral_{stat}": framings["neutral"].estimate(stat) for stat in ("mean_stance", "pro_share",
+                                                                                   "con_share")}
+    headline["refusal_share"] = (_round(float(total_point)), _interval(total_ci, 0))
     return IssueBiasBlock(
-        neutral_mean_stance=neutral.mean_stance, neutral_pro_share=neutral.pro_share,
-        neutral_con_share=neutral.con_share, refusal_share=_round(float(total_point)),
-        ci=dict(neutral_mean_stance=neutral.ci.mean_stance, neutral_pro_share=neutral.ci.pro_share,
-                neutral_con_share=neutral.ci.con_share, refusal_share=_interval(total_ci, 0)),
+        **{key: value for key, (value, _) in headline.items()}, ci={key: ci for key, (_, ci) in headline.items()},
         framings=framings, issues=rows, templates=n_templates, resamples=resamples, graded=int(graded.sum()),
         ungraded=int(len(table) - graded.sum()))
 
