@@ -8,7 +8,6 @@ built leaderboard page shows it; a change of the code that the doc no longer mat
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -16,6 +15,8 @@ from pathlib import Path
 import pytest
 import tomllib
 from doc_blocks import marked_files
+
+from tests.plugins.test_plugin_package import polibench  # polibench in a subprocess, the package on its path
 
 REPO = Path(__file__).resolve().parents[2]
 DOC = Path("docs/architecture.md")
@@ -55,12 +56,6 @@ def installed(tmp_path_factory) -> Path:
     assert "[polibench.families]" in entry_points.read_text()  # pip wrote the entry point from the doc's metadata
     assert (target / "polibench_agreement" / "tasks" / "agreement-pct.yaml").is_file()  # the package data
     return target
-
-
-def polibench(target: Path, *args: str, cwd: Path) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), str(target)])}
-    return subprocess.run([sys.executable, "-m", "polibench", *args], cwd=cwd, env=env, capture_output=True,
-                          text=True, timeout=300)
 
 
 def test_the_family_of_the_doc_reaches_the_report_the_check_and_the_site(installed, tmp_path):
