@@ -6,7 +6,8 @@ headline estimates derive from :class:`EstimateBlock`: each estimate is a field,
 of the same name under ``ci``. Intervals are written as ``[low, high]``. A block names the estimates that carry an
 interval once, in its class line (``class B(EstimateBlock, intervals=("share", "left"))``), and declares
 ``ci: Intervals = Intervals()`` where ``ci`` stands among its fields: the model of its ``ci`` (one optional
-:class:`Interval` per name, nothing else) is made from those names.
+:class:`Interval` per name, nothing else) is made from those names. With ``estimates=`` instead, each name is also
+an optional float field of the block, placed just before ``ci``.
 """
 
 from __future__ import annotations
@@ -75,11 +76,15 @@ class EstimateBlock(Strict):
     """A block whose headline estimates are fields, each with its interval under ``ci``.
 
     ``intervals`` (a class keyword): the estimates with an interval, in their order under ``ci``; the class's ``ci``
-    field then takes their :class:`Intervals` model (a subclass inherits it)."""
+    field then takes their :class:`Intervals` model (a subclass inherits it). ``estimates`` (a class keyword): the
+    same, and each name is also an optional float field, placed just before ``ci`` (in the class's own fields)."""
 
     def __init_subclass__(cls, intervals: Optional[Sequence[str]] = None, estimates: Optional[Sequence[str]] = None,
                           **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
+        if (estimates is not None or intervals is not None) and "ci" not in cls.__dict__.get("__annotations__", {}):
+            raise TypeError(f"{cls.__name__}: a block naming its estimates or intervals declares "
+                            "ci: Intervals = Intervals() among its fields")
         if estimates is not None:  # one optional float per estimate, just before ``ci``, each with its interval
             fields: dict[str, Any] = {}
             for name, annotation in cls.__annotations__.items():

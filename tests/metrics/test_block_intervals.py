@@ -50,3 +50,9 @@ def test_estimates_are_optional_floats_just_before_ci_each_with_its_interval():
     assert Counted.model_validate_json(block.model_dump_json()) == block
     with pytest.raises(ValidationError, match="share"):
         Counted(share="many")
+
+
+def test_a_block_that_names_its_intervals_but_declares_no_ci_is_refused():
+    with pytest.raises(TypeError, match="declares ci: Intervals"):
+        class NoCi(EstimateBlock, estimates=("share",)):
+            responses: int = 0
