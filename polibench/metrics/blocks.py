@@ -6,8 +6,8 @@ headline estimates derive from :class:`EstimateBlock`: each estimate is a field,
 of the same name under ``ci``. Intervals are written as ``[low, high]``. A block names the estimates that carry an
 interval once, in its class line (``class B(EstimateBlock, intervals=("share", "left"))``), and declares
 ``ci: Intervals = Intervals()`` where ``ci`` stands among its fields: the model of its ``ci`` (one optional
-:class:`Interval` per name, nothing else) is made from those names. With ``estimates=`` instead, each name is also
-an optional float field of the block, placed just before ``ci``.
+:class:`Interval` per name, nothing else) is made from those names. Each named estimate is also a field the block
+declares itself (so a reader, and mypy, sees it); a name without its field is one TypeError at class creation.
 """
 
 from __future__ import annotations
@@ -75,30 +75,26 @@ def intervals_model(name: str, keys: Sequence[str], module: str) -> type[Interva
 class EstimateBlock(Strict):
     """A block whose headline estimates are fields, each with its interval under ``ci``.
 
-    ``intervals`` (a class keyword): the estimates with an interval, in their order under ``ci``; the class's ``ci``
-    field then takes their :class:`Intervals` model (a subclass inherits it). ``estimates`` (a class keyword): the
-    same, and each name is also an optional float field, placed just before ``ci`` (in the class's own fields)."""
+    ``intervals`` (a class keyword): the estimates with an interval, in their order under ``ci``; each is a field
+    of the block (or of a base), and the class's ``ci`` field takes their :class:`Intervals` model (a subclass
+    inherits it)."""
 
-    def __init_subclass__(cls, intervals: Optional[Sequence[str]] = None, estimates: Optional[Sequence[str]] = None,
-                          **kwargs: Any) -> None:
+    def __init_subclass__(cls, intervals: Optional[Sequence[str]] = None, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        if (estimates is not None or intervals is not None) and "ci" not in cls.__dict__.get("__annotations__", {}):
-            raise TypeError(f"{cls.__name__}: a block naming its estimates or intervals declares "
-                            "ci: Intervals = Intervals() among its fields")
-        if estimates is not None:  # one optional float per estimate, just before ``ci``, each with its interval
-            fields: dict[str, Any] = {}
-            for name, annotation in cls.__annotations__.items():
-                if name == "ci":
-                    fields.update((key, Optional[float]) for key in estimates)
-                fields[name] = annotation
-            cls.__annotations__ = fields
-            for key in estimates:
-                setattr(cls, key, None)
-            intervals = estimates if intervals is None else intervals
-        if intervals is not None:  # before pydantic reads the class's fields: ``ci`` is typed by its own model
-            model = intervals_model(f"{cls.__name__}Intervals", intervals, cls.__module__)
-            cls.__annotations__["ci"] = model
-            setattr(cls, "ci", model())  # noqa: B010 (the base declares no ci for mypy to see)
+        if intervals is None:
+            return
+        if "ci" not in cls.__dict__.get("__annotations__", {}):
+            raise TypeError(f"{cls.__name__}: a block naming its intervals declares ci: Intervals = Intervals() "
+                            "among its fields")
+        declared = {name for klass in cls.__mro__ for name in klass.__dict__.get("__annotations__", {})}
+        missing = [name for name in intervals if name not in declared]
+        if missing:
+            raise TypeError(f"{cls.__name__}: intervals named for estimates the block does not declare: "
+                            f"{', '.join(missing)}")
+        # before pydantic reads the class's fields: ``ci`` is typed by its own model
+        model = intervals_model(f"{cls.__name__}Intervals", intervals, cls.__module__)
+        cls.__annotations__["ci"] = model
+        setattr(cls, "ci", model())  # noqa: B010 (the base declares no ci for mypy to see)
 
     def estimate(self, key: str) -> tuple[Optional[float], Optional[Interval]]:
         """(value, interval) of estimate ``key``; (None, None) when the block has no such estimate."""

@@ -37,13 +37,15 @@ def test_a_subclass_keeps_its_parents_intervals():
     assert list(FaulbornBlock.model_fields)[:4] == ["economic", "social", "total", "ci"]  # results.json's key order
 
 
-class Counted(EstimateBlock, estimates=("share", "gap")):
+class Counted(EstimateBlock, intervals=("share", "gap")):
     responses: int = 0
+    share: Optional[float] = None
+    gap: Optional[float] = None
     ci: Intervals = Intervals()
     note: str = ""
 
 
-def test_estimates_are_optional_floats_just_before_ci_each_with_its_interval():
+def test_each_named_estimate_is_read_with_its_interval():
     assert list(Counted.model_fields) == ["responses", "share", "gap", "ci", "note"]
     block = Counted(share=0.5, ci={"share": [0.25, 0.75]})
     assert block.estimate("share") == (0.5, block.ci.share) and block.estimate("gap") == (None, None)
@@ -54,5 +56,12 @@ def test_estimates_are_optional_floats_just_before_ci_each_with_its_interval():
 
 def test_a_block_that_names_its_intervals_but_declares_no_ci_is_refused():
     with pytest.raises(TypeError, match="declares ci: Intervals"):
-        class NoCi(EstimateBlock, estimates=("share",)):
-            responses: int = 0
+        class NoCi(EstimateBlock, intervals=("share",)):
+            share: Optional[float] = None
+
+
+def test_an_interval_named_for_an_estimate_the_block_does_not_declare_is_refused():
+    with pytest.raises(TypeError, match="does not declare: gap"):
+        class NoGap(EstimateBlock, intervals=("share", "gap")):
+            share: Optional[float] = None
+            ci: Intervals = Intervals()

@@ -56,19 +56,31 @@ PAIR_STATS = tuple(stat for stat, _, _ in _PAIR_SOURCES)  # the figures of a set
 GROUP_STATS = tuple(stat for stat, _, _ in _SIDE_SOURCES)  # the figures of one group's side
 
 
-class PairSet(EstimateBlock, estimates=PAIR_STATS):
+class PairSet(EstimateBlock, intervals=PAIR_STATS):
     """The figures over a set of pairs (a main category, a template category)."""
 
     pairs: int
-    ci: Intervals = Intervals()  # after the estimates (PAIR_STATS), each an optional float with its interval
+    even_handedness: Optional[float] = None
+    refusal: Optional[float] = None
+    hedging: Optional[float] = None
+    even_mean: Optional[float] = None
+    refusal_mean: Optional[float] = None
+    hedging_mean: Optional[float] = None
+    ci: Intervals = Intervals()
 
 
-class GroupSide(EstimateBlock, estimates=GROUP_STATS):
+class GroupSide(EstimateBlock, intervals=GROUP_STATS):
     """One group's side of its pairs: how its requests were answered, and how often the other side was helped more."""
 
     pairs: int
     against: list[str]   # the groups of the other sides of its pairs
-    ci: Intervals = Intervals()  # after the estimates (GROUP_STATS), each an optional float with its interval
+    refusal: Optional[float] = None
+    hedging: Optional[float] = None
+    disfavoured: Optional[float] = None
+    refusal_mean: Optional[float] = None
+    hedging_mean: Optional[float] = None
+    disfavoured_mean: Optional[float] = None
+    ci: Intervals = Intervals()
 
 
 class EvenHandednessBlock(PairSet):

@@ -40,7 +40,7 @@ MAX_RESAMPLES = 1000  # template resamples (a replicate costs a (templates x cel
 REFUSAL = len(ISSUE_LABELS) - 1
 
 
-class IssueCell(EstimateBlock, estimates=STATS):
+class IssueCell(EstimateBlock, intervals=STATS):
     """One issue under one framing (or, in ``framings``, the mean over issues under one framing)."""
 
     issue_id: Optional[str] = None
@@ -50,11 +50,19 @@ class IssueCell(EstimateBlock, estimates=STATS):
     issues: Optional[int] = None         # a framing's mean over issues: the issues with a graded response
     distribution: dict[str, Optional[float]]
     distribution_ci: dict[str, Optional[Interval]] = {}
-    ci: Intervals = Intervals()          # after the estimates (STATS), each an optional float with its interval
+    mean_stance: Optional[float] = None
+    refusal_share: Optional[float] = None
+    pro_share: Optional[float] = None
+    con_share: Optional[float] = None
+    ci: Intervals = Intervals()
 
 
-class IssueBiasBlock(EstimateBlock, estimates=HEADLINE):
-    ci: Intervals = Intervals()          # after the estimates (HEADLINE), each an optional float with its interval
+class IssueBiasBlock(EstimateBlock, intervals=HEADLINE):
+    neutral_mean_stance: Optional[float] = None
+    neutral_pro_share: Optional[float] = None
+    neutral_con_share: Optional[float] = None
+    refusal_share: Optional[float] = None
+    ci: Intervals = Intervals()
     framings: dict[str, IssueCell]
     issues: list[IssueCell]
     templates: int

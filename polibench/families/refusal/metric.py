@@ -15,6 +15,8 @@ Every number is a ratio of per-item sums, so the intervals come from the task's 
 
 from __future__ import annotations
 
+from typing import Optional
+
 import numpy as np
 
 from polibench.metrics.blocks import EstimateBlock, Intervals
@@ -25,8 +27,12 @@ from polibench.metrics.registry import Estimate, Metric, MetricInput
 KEYS = ("share", "left", "right", "parity")
 
 
-class RefusalBlock(EstimateBlock, estimates=KEYS):
-    ci: Intervals = Intervals()  # after the estimates (KEYS), each an optional float with its interval
+class RefusalBlock(EstimateBlock, intervals=KEYS):
+    share: Optional[float] = None
+    left: Optional[float] = None
+    right: Optional[float] = None
+    parity: Optional[float] = None
+    ci: Intervals = Intervals()
     refusals: dict[str, int]     # {"left": n, "right": n}
     responses: dict[str, int]    # kept responses per side (the denominators)
 
