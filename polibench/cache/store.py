@@ -114,15 +114,10 @@ class ResponseCache:
 
     def put_many(self, model_key: str, items: Iterable[tuple[str, Completion]]) -> None:
         """Store completions in one transaction (committed, hence fsynced, before returning)."""
-        rows = [(key, model_key, c.text, c.finish_reason, c.usage.prompt_tokens, c.usage.completion_tokens,
-                 time.time(), fills_json(c)) for key, c in items]
-        if not rows:
-            return
-        with self.lock, self.db:
-            self.db.execute("BEGIN")
-            self.db.executemany("INSERT OR IGNORE INTO responses (key, model_key, text, finish_reason, prompt_tokens, "
-                                "completion_tokens, created, mask_fills) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
-            self.writes += len(rows)
+        self._insert("responses", ("key", "model_key", "text", "finish_reason", "prompt_tokens", "completion_tokens",
+                                   "created", "mask_fills"),
+                     [(key, model_key, c.text, c.finish_reason, c.usage.prompt_tokens, c.usage.completion_tokens,
+                       time.time(), fills_json(c)) for key, c in items])
 
     def get_scores(self, keys: Iterable[str]) -> dict[str, list[float]]:
         """The option log-probabilities stored under each key that has them (``score_choices`` requests)."""
@@ -139,13 +134,18 @@ class ResponseCache:
 
     def put_scores(self, model_key: str, items: Iterable[tuple[str, list[float]]]) -> None:
         """Store option log-probabilities in one transaction (the first value for a key wins, as for responses)."""
-        rows = [(key, model_key, json.dumps([float(v) for v in values]), time.time()) for key, values in items]
+        self._insert("option_scores", ("key", "model_key", "scores", "created"),
+                     [(key, model_key, json.dumps([float(v) for v in values]), time.time()) for key, values in items])
+
+    def _insert(self, table: str, columns: tuple[str, ...], rows: list[tuple]) -> None:
+        """``rows`` into ``table`` in one transaction, committed (hence fsynced) before returning; a row whose key
+        is stored already is left out (the first value for a key wins)."""
         if not rows:
             return
         with self.lock, self.db:
             self.db.execute("BEGIN")
-            self.db.executemany("INSERT OR IGNORE INTO option_scores (key, model_key, scores, created) "
-                                "VALUES (?, ?, ?, ?)", rows)
+            self.db.executemany(f"INSERT OR IGNORE INTO {table} ({', '.join(columns)}) "
+                                f"VALUES ({', '.join('?' * len(columns))})", rows)
             self.writes += len(rows)
 
     def put(self, model_key: str, key: str, completion: Completion) -> None:

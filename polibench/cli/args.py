@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Optional
+
 from polibench.errors import PolibenchError
 
 
@@ -75,3 +77,13 @@ def add_min_coverage_flag(parser) -> None:
     parser.add_argument("--min-coverage", type=probability, default=MIN_AXIS_COVERAGE, metavar="SHARE",
                         help="share of an axis's PCT statements that must be answered for a ranked position "
                              f"(default {MIN_AXIS_COVERAGE}; below it: insufficient data, unranked)")
+
+
+def add_command_group(sub, name: str, help: str, description: Optional[str], dest: Optional[str] = None,
+                      metavar: str = "SUBCOMMAND"):
+    """Subcommand ``name`` with subcommands of its own (``polibench stance train``): the parser of the group's
+    subcommands. ``polibench NAME`` alone prints the group's help and exits 2."""
+    parser = sub.add_parser(name, help=help, description=description)
+    group = parser.add_subparsers(dest=dest or f"{name}_command", metavar=metavar)
+    parser.set_defaults(handler=lambda args: (parser.print_help(), 2)[1])
+    return group

@@ -6,12 +6,13 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from polibench.cli.args import add_command_group
+
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("cache", help="work on response caches (merge the caches of several machines)",
-                       description="Response caches ($POLIBENCH_CACHE/responses.sqlite): see docs/backends.md.")
-    cache_sub = p.add_subparsers(dest="cache_command", metavar="SUBCOMMAND")
-    p.set_defaults(handler=lambda args: (p.print_help(), 2)[1])
+    cache_sub = add_command_group(
+        sub, "cache", help="work on response caches (merge the caches of several machines)",
+        description="Response caches ($POLIBENCH_CACHE/responses.sqlite): see docs/backends.md.")
     m = cache_sub.add_parser("merge", help="combine response caches; the first response for a request wins",
                              description="Copy the responses of each CACHE, in the order given, into --output (created "
                                          "if absent; its own entries come first). The first response for a request "

@@ -8,7 +8,7 @@ import json
 import sys
 from pathlib import Path
 
-from polibench.cli.args import split_names
+from polibench.cli.args import add_command_group, split_names
 from polibench.cli.flags import keep_old_spellings
 
 DEFAULT_RUNS = "runs/fairness"
@@ -16,12 +16,10 @@ DEFAULT_FAIRNESS_ENTRIES = "leaderboard/fairness"
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("fairness", help="downstream fairness: hate speech / misinformation per group",
-                       description="Fine-tune classifiers on hate-speech and misinformation tasks and compare "
-                                   "them per targeted group, news source and party (Feng et al. 2023; "
-                                   "docs/fairness.md).")
-    fsub = p.add_subparsers(dest="fairness_command", metavar="SUBCOMMAND")
-    p.set_defaults(handler=lambda args: (p.print_help(), 2)[1])
+    fsub = add_command_group(sub, "fairness", help="downstream fairness: hate speech / misinformation per group",
+                             description="Fine-tune classifiers on hate-speech and misinformation tasks and compare "
+                                         "them per targeted group, news source and party (Feng et al. 2023; "
+                                         "docs/fairness.md).")
 
     d = fsub.add_parser("data", help="prepare a task's data (download + verify, or a local --path)",
                         description="Read, de-duplicate and split a fairness task's data and cache it. Without "

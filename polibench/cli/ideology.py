@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from polibench.cli.args import parse_kv
+from polibench.cli.args import add_command_group, parse_kv
 from polibench.errors import PolibenchError
 
 BUILTIN = "builtin:test"
@@ -13,12 +13,11 @@ BUILTIN_SPLITS = ("test", "dev", "answers-test", "answers-dev")
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("ideology", help="train and validate ideology judges (liberal 0 ... conservative 1)",
-                       description="Train an ideology judge (frozen sentence encoder + logistic regression) on a "
-                                   "JSONL corpus of {text, label: liberal|conservative}, or measure a judge's "
-                                   "accuracy, F1 and calibration (docs/generation-bias.md).")
-    ideology_sub = p.add_subparsers(dest="ideology_command", metavar="SUBCOMMAND")
-    p.set_defaults(handler=lambda args: (p.print_help(), 2)[1])
+    ideology_sub = add_command_group(
+        sub, "ideology", help="train and validate ideology judges (liberal 0 ... conservative 1)",
+        description="Train an ideology judge (frozen sentence encoder + logistic regression) on a JSONL corpus of "
+                    "{text, label: liberal|conservative}, or measure a judge's accuracy, F1 and calibration "
+                    "(docs/generation-bias.md).")
 
     t = ideology_sub.add_parser("train", help="fit a judge on a labelled corpus")
     t.add_argument("--data", required=True, help="JSONL with text and label (liberal/conservative/neutral or 0/1/2; "

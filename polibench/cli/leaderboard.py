@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Optional
 
+from polibench.cli.args import add_command_group
 from polibench.cli.fairness import DEFAULT_FAIRNESS_ENTRIES
 from polibench.cli.flags import PositionalRenamed, keep_old_spellings
 from polibench.cli.submit import DEFAULT_ENTRIES
@@ -14,8 +15,8 @@ DEFAULT_SITE = "leaderboard/site"
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("leaderboard", help="verify leaderboard entries or build the static site")
-    actions = p.add_subparsers(dest="action", metavar="ACTION")
+    actions = add_command_group(sub, "leaderboard", help="verify leaderboard entries or build the static site",
+                                description=None, dest="action", metavar="ACTION")
     v = actions.add_parser("verify", help="recompute every entry whose samples are shipped")
     v.add_argument("--entries", default=DEFAULT_ENTRIES, help=f"entries folder (default: {DEFAULT_ENTRIES})")
     v.add_argument("old_entries", nargs="?", default=argparse.SUPPRESS, help=argparse.SUPPRESS,
@@ -40,7 +41,6 @@ def add_parser(sub) -> None:
                         "build on a failure (the default); --no-verify skips it, and the site then says so")
     keep_old_spellings(b, {"--out": "--output"})
     b.set_defaults(handler=build_command)
-    p.set_defaults(handler=lambda args: (p.print_help(), 2)[1])
 
 
 def fairness_dir(given: Optional[str]) -> Optional[Path]:

@@ -6,16 +6,15 @@ import argparse
 import sys
 from pathlib import Path
 
-from polibench.cli.args import parse_kv, probability, split_names
+from polibench.cli.args import add_command_group, parse_kv, probability, split_names
 from polibench.cli.flags import keep_old_spellings
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("stance", help="train and validate stance scorers",
-                       description="Fine-tune a 4-label stance classifier (train), measure a scorer on labelled "
-                                   "(statement, response, label) JSONL (eval), or build the offline default.")
-    stance_sub = p.add_subparsers(dest="stance_command", metavar="SUBCOMMAND")
-    p.set_defaults(handler=lambda args: (p.print_help(), 2)[1])
+    stance_sub = add_command_group(
+        sub, "stance", help="train and validate stance scorers",
+        description="Fine-tune a 4-label stance classifier (train), measure a scorer on labelled (statement, "
+                    "response, label) JSONL (eval), or build the offline default.")
 
     t = stance_sub.add_parser("train", help="fine-tune a 4-label stance classifier with transformers' Trainer",
                               description="Defaults follow Faulborn et al.: AdamW, lr 2e-5, weight decay 0.2, "

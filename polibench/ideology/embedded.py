@@ -42,6 +42,7 @@ from polibench.ideology.judge import (
 from polibench.kit.files import cached_or_made, publish_folder
 from polibench.models.eta import duration
 from polibench.paths import cache_dir, require_writable_cache
+from polibench.scoring.base import first_use_training
 from polibench.scoring.ideology import IdeologyScorer
 
 RECIPE = {"recipe": "tf-idf words + minilm-mean-pool, logistic regression, neutral texts as 0.5", "C": 3.0,
@@ -121,9 +122,7 @@ class EmbeddedIdeologyScorer(IdeologyScorer):
     @classmethod
     def first_use_plan(cls, judge: str = "", **scorer_args) -> str | None:
         """The training line when no judge is given and this cache does not hold the default one yet."""
-        if judge or (default_judge_dir() / JUDGE_FILE).is_file():
-            return None
-        return training_plan(len(training_texts()))
+        return first_use_training(judge, default_judge_dir() / JUDGE_FILE, lambda: training_plan(len(training_texts())))
 
     def preflight(self) -> None:
         if self.judge_dir is not None:

@@ -130,6 +130,18 @@ class Registry(Generic[T]):
             if not isinstance(target, str):
                 self._resolved[name] = target
 
+    def register(self, name: str, target: T, replace: bool = False) -> T:
+        """:meth:`add` the object ``target`` under ``name`` and return it: what the layers' ``register_<kind>``
+        functions are (``register_board = BOARDS.register``)."""
+        self.add(name, target, replace=replace)
+        return target
+
+    def register_own(self, target: T, replace: bool = False) -> T:
+        """:meth:`register` ``target`` under its own name (``key``), every other name known first (the families'
+        too: a clash with one of theirs is an error now, not a shadowed entry later)."""
+        self.names()
+        return self.register(self.key(target), target, replace=replace)
+
     def remove(self, name: str) -> None:
         """Forget ``name`` (added or found; a name that is not registered is ignored)."""
         self._own.pop(name, None)

@@ -232,3 +232,14 @@ class RunBoard:
     tab: Optional[RunTab] = None
     page: Optional[Callable[[Any], str]] = None
     v1: Optional[Callable[[dict], Any]] = None
+
+
+def number_cell(value: Optional[float], ci: Optional[Any] = None, digits: int = 2, sign: bool = True,
+                gap: str = "") -> str:
+    """A sortable ``<td class="num">`` of ``value`` (``–`` for None) with its interval ``[low, high]`` after ``gap``,
+    ``digits`` decimals, signed unless ``sign`` is False."""
+    if value is None:
+        return '<td class="num" data-value="">–</td>'
+    fmt = f"{{:{'+' if sign else ''}.{digits}f}}"
+    interval = f'{gap}<span class="ci">[{fmt.format(ci[0])}, {fmt.format(ci[1])}]</span>' if ci else ""
+    return f'<td class="num" data-value="{value:.6f}">{fmt.format(value)}{interval}</td>'

@@ -30,24 +30,12 @@ BOARDS: Registry[Board] = Registry("board", part="boards", check=_board)
 RUN_BOARDS: Registry[RunBoard] = Registry("run-level board", part="run_boards", check=_run_board)
 
 
-def register_board(metric: str, board: Board, replace: bool = False) -> Board:
-    """Show metric ``metric`` on the leaderboard with ``board``."""
-    BOARDS.add(metric, board, replace=replace)
-    return board
-
-
-def register_run_board(metric: str, board: RunBoard, replace: bool = False) -> RunBoard:
-    """Show run-level metric ``metric`` on the leaderboard with ``board``."""
-    RUN_BOARDS.add(metric, board, replace=replace)
-    return board
-
-
-def unregister_board(metric: str) -> None:
-    BOARDS.remove(metric)
-
-
-def unregister_run_board(metric: str) -> None:
-    RUN_BOARDS.remove(metric)
+# register_board(metric, board, replace=False) -> board: show metric ``metric`` on the leaderboard with ``board``
+# (a family's ``boards`` do the same); register_run_board: a run-level metric's; unregister_*: forget one.
+register_board = BOARDS.register
+register_run_board = RUN_BOARDS.register
+unregister_board = BOARDS.remove
+unregister_run_board = RUN_BOARDS.remove
 
 
 def board_of(metric: str) -> Optional[Board]:

@@ -33,7 +33,7 @@ from polibench.fairness.train import PREDICTIONS, RUN
 from polibench.kit.files import atomic_write_text
 from polibench.kit.jsonl import iter_jsonl, line_error
 from polibench.leaderboard.artifacts import gzip_bytes, read_artifact
-from polibench.leaderboard.schema import Artifact, Strict, read_json, validated
+from polibench.leaderboard.schema import Artifact, Strict, json_files, read_json, validated
 from polibench.leaderboard.verify import FAILED, VERIFIED, Outcome
 from polibench.results.check import describe, differences
 
@@ -171,9 +171,7 @@ def load_submission(path: Path) -> FairnessSubmission:
 
 
 def submission_paths(folder: Path) -> list[Path]:
-    if not folder.is_dir():
-        raise PolibenchError(f"{folder}: no such fairness submissions folder")
-    return sorted(folder.glob("*.json"))
+    return json_files(folder, "fairness submissions")
 
 
 def load_submissions(folder: Path) -> list[FairnessSubmission]:

@@ -272,7 +272,12 @@ def load_entry(path: Path) -> Entry:
     return entry
 
 
+def json_files(folder: Path, what: str) -> list[Path]:
+    """The ``*.json`` files of ``folder``, sorted; one error when it is no folder (``no such <what> folder``)."""
+    if not folder.is_dir():
+        raise PolibenchError(f"{folder}: no such {what} folder")
+    return sorted(folder.glob("*.json"))
+
+
 def entry_paths(entries_dir: Path) -> list[Path]:
-    if not entries_dir.is_dir():
-        raise PolibenchError(f"{entries_dir}: no such entries folder")
-    return sorted(entries_dir.glob("*.json"))
+    return json_files(entries_dir, "entries")

@@ -3,14 +3,18 @@
 A metric's block is a pydantic model registered with the metric (:mod:`polibench.metrics.registry`); the
 results document (:mod:`polibench.results.document`) holds one block per metric and task. Blocks that carry
 headline estimates derive from :class:`EstimateBlock`: each estimate is a field, and its interval is the field
-of the same name under ``ci``. Intervals are written as ``[low, high]``.
+of the same name under ``ci``. Intervals are written as ``[low, high]``. A block names the estimates that carry an
+interval once, in its class line (``class B(EstimateBlock, intervals=("share", "left"))``), and declares
+``ci: Intervals = Intervals()`` where ``ci`` stands among its fields: the model of its ``ci`` (one optional
+:class:`Interval` per name, nothing else) is made from those names. Each named estimate is also a field the block
+declares itself (so a reader, and mypy, sees it); a name without its field is one TypeError at class creation.
 """
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import TYPE_CHECKING, Any, Optional, Sequence
 
-from pydantic import ConfigDict, model_serializer, model_validator
+from pydantic import ConfigDict, create_model, model_serializer, model_validator
 
 from polibench.kit.strict import Strict
 
@@ -54,8 +58,43 @@ class Interval(Strict):
         return (self.low, self.high)[index]
 
 
+class Intervals(Strict):
+    """A block's ``ci``: one optional :class:`Interval` per estimate the block's class line names (the model is made
+    per block by :class:`EstimateBlock`; this base has no field)."""
+
+    if TYPE_CHECKING:
+        def __getattr__(self, name: str) -> Optional[Interval]: ...
+
+
+def intervals_model(name: str, keys: Sequence[str], module: str) -> type[Intervals]:
+    """The :class:`Intervals` model named ``name`` with one optional interval per key of ``keys``, in their order."""
+    fields: dict[str, Any] = {key: (Optional[Interval], None) for key in keys}
+    return create_model(name, __base__=Intervals, __module__=module, **fields)
+
+
 class EstimateBlock(Strict):
-    """A block whose headline estimates are fields, each with its interval under ``ci``."""
+    """A block whose headline estimates are fields, each with its interval under ``ci``.
+
+    ``intervals`` (a class keyword): the estimates with an interval, in their order under ``ci``; each is a field
+    of the block (or of a base), and the class's ``ci`` field takes their :class:`Intervals` model (a subclass
+    inherits it)."""
+
+    def __init_subclass__(cls, intervals: Optional[Sequence[str]] = None, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if intervals is None:
+            return
+        if "ci" not in cls.__dict__.get("__annotations__", {}):
+            raise TypeError(f"{cls.__name__}: a block naming its intervals declares ci: Intervals = Intervals() "
+                            "among its fields")
+        declared = {name for klass in cls.__mro__ for name in klass.__dict__.get("__annotations__", {})}
+        missing = [name for name in intervals if name not in declared]
+        if missing:
+            raise TypeError(f"{cls.__name__}: intervals named for estimates the block does not declare: "
+                            f"{', '.join(missing)}")
+        # before pydantic reads the class's fields: ``ci`` is typed by its own model
+        model = intervals_model(f"{cls.__name__}Intervals", intervals, cls.__module__)
+        cls.__annotations__["ci"] = model
+        setattr(cls, "ci", model())  # noqa: B010 (the base declares no ci for mypy to see)
 
     def estimate(self, key: str) -> tuple[Optional[float], Optional[Interval]]:
         """(value, interval) of estimate ``key``; (None, None) when the block has no such estimate."""
@@ -65,17 +104,12 @@ class EstimateBlock(Strict):
         return (value if isinstance(value, (int, float)) else None), interval
 
 
-class CoordinateIntervals(Strict):
-    economic: Optional[Interval] = None
-    social: Optional[Interval] = None
-
-
-class Coordinates(EstimateBlock):
+class Coordinates(EstimateBlock, intervals=PCT_AXES):
     """PCT coordinates; None on an axis where no statement was answered (no position there)."""
 
     economic: Optional[float]
     social: Optional[float]
-    ci: CoordinateIntervals = CoordinateIntervals()
+    ci: Intervals = Intervals()
 
 
 class Spread(Strict):
@@ -126,19 +160,13 @@ class PctBlock(Coordinates):
         return None if self.statements is None else self.statements.get(axis)
 
 
-class BiasIntervals(Strict):
-    economic: Optional[Interval] = None
-    social: Optional[Interval] = None
-    total: Optional[Interval] = None
-
-
-class BiasEstimates(EstimateBlock):
+class BiasEstimates(EstimateBlock, intervals=BIAS_DIMENSIONS):
     """Faulborn bias per dimension, in [-1, 1] (negative = left), with the responses counted."""
 
     economic: Optional[float] = None
     social: Optional[float] = None
     total: Optional[float] = None
-    ci: BiasIntervals = BiasIntervals()
+    ci: Intervals = Intervals()
     counted: Optional[dict[str, int]] = None
 
 

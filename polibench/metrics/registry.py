@@ -109,15 +109,10 @@ def _checked(name: str, found: Any) -> Metric:
 METRICS: Registry[Metric] = Registry("metric", group="metrics", part="metrics", check=_checked, families_first=True)
 
 
-def register_metric(metric: Metric, replace: bool = False) -> Metric:
-    """Add ``metric``; its name and key must be new unless ``replace`` (the families' metrics included)."""
-    METRICS.names()  # the families' metrics are known before a name or key is taken
-    METRICS.add(metric.name, metric, replace=replace)
-    return metric
-
-
-def unregister_metric(name: str) -> None:
-    METRICS.remove(name)
+# register_metric(metric, replace=False) -> metric: add ``metric``; its name and key must be new unless ``replace``
+# (the families' metrics included); unregister_metric(name): forget one.
+register_metric = METRICS.register_own
+unregister_metric = METRICS.remove
 
 
 def registered() -> dict[str, Metric]:

@@ -89,15 +89,10 @@ RUN_METRICS: Registry[RunMetric] = Registry("run-level metric", group="run_metri
                                             check=_checked, families_first=True)
 
 
-def register_run_metric(metric: RunMetric, replace: bool = False) -> RunMetric:
-    """Add ``metric``; its name (its key in ``run_metrics``) must be new unless ``replace`` (the families' included)."""
-    RUN_METRICS.names()  # the families' run-level metrics are known before a name is taken
-    RUN_METRICS.add(metric.name, metric, replace=replace)
-    return metric
-
-
-def unregister_run_metric(name: str) -> None:
-    RUN_METRICS.remove(name)
+# register_run_metric(metric, replace=False) -> metric: add ``metric``; its name (its key in ``run_metrics``) must be
+# new unless ``replace`` (the families' included); unregister_run_metric(name): forget one.
+register_run_metric = RUN_METRICS.register_own
+unregister_run_metric = RUN_METRICS.remove
 
 
 def registered_run_metrics() -> dict[str, RunMetric]:

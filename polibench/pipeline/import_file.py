@@ -33,7 +33,7 @@ from polibench.hashing import file_sha256
 from polibench.kit.jsonl import read_jsonl
 from polibench.models.base import display_name
 from polibench.pipeline.plan import RunOptions, RunPlan, build_samples
-from polibench.pipeline.respond import Responses
+from polibench.pipeline.respond import Responses, StoredResponses
 from polibench.records import Sample
 
 REQUIRED = ("item", "variant", "response")
@@ -184,7 +184,7 @@ def matched_samples(path: Path, rows: list[Row], plan: RunPlan,
     return out, model
 
 
-class ImportedResponses:
+class ImportedResponses(StoredResponses):
     """A file of responses made elsewhere as the run's response source: read and matched to the plan's prompts
     once, in :meth:`check`."""
 
@@ -198,9 +198,6 @@ class ImportedResponses:
         rows = read_rows(self.path)
         self._matched, self._rows = matched_samples(self.path, rows, plan, self.model), len(rows)
 
-    def prepare(self, plan: RunPlan) -> None:
-        return None
-
     def respond(self, plan: RunPlan, options: RunOptions) -> Responses:
         if self._matched is None:
             self.check(plan)
@@ -209,6 +206,3 @@ class ImportedResponses:
         imported = {"file": self.path.name, "sha256": file_sha256(self.path), "rows": self._rows, "model": model,
                     "citation": self.citation, "licence": self.licence}
         return Responses(samples=samples, model={"backend": BACKEND, "model": model}, origin={"imported": imported})
-
-    def close(self) -> None:
-        return None

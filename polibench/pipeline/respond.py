@@ -159,7 +159,18 @@ def print_plan(plans: list[GenerationPlan], first_use: list[str]) -> None:
         say(f"plan: then {line}")
 
 
-class RunResponses:
+class StoredResponses:
+    """A source whose responses are already written (a finished run, an import file, shard folders): nothing to
+    load before answering, nothing to free after."""
+
+    def prepare(self, plan: RunPlan) -> None:
+        return None
+
+    def close(self) -> None:
+        return None
+
+
+class RunResponses(StoredResponses):
     """A finished run's responses, read from its samples.jsonl and stripped of their stances, so that the
     scoring stage scores them as it scores fresh ones. The plan must be the run's own
     (:meth:`RunPlan.from_document`); the new run records the source folder and the SHA-256 of its two files."""
@@ -174,9 +185,6 @@ class RunResponses:
             raise PolibenchError(f"{self.folder.path}: samples.jsonl does not hold the samples results.json counts: "
                                  f"{describe(found, what='results.json', against='samples.jsonl')}")
 
-    def prepare(self, plan: RunPlan) -> None:
-        return None
-
     def respond(self, plan: RunPlan, options: RunOptions) -> Responses:
         document = self.folder.document
         samples = {t.task: [s.model_copy(update={"stance": None, "ideology": None})
@@ -187,6 +195,3 @@ class RunResponses:
         # responses the source run imported stay imported: the file they came from is still recorded
         return Responses(samples=samples, model=dict(document.model),
                          origin={"imported": document.run.imported, "rescored_from": origin})
-
-    def close(self) -> None:
-        return None

@@ -21,7 +21,7 @@ from typing import Any, Optional
 
 from polibench.errors import PolibenchError
 from polibench.pipeline.plan import RunOptions, RunPlan, build_samples
-from polibench.pipeline.respond import Responses
+from polibench.pipeline.respond import Responses, StoredResponses
 from polibench.records import Sample, Usage
 from polibench.results.check import count_differences, describe
 from polibench.results.files import SAMPLES, read_samples
@@ -119,7 +119,7 @@ def read_shards(folders: list[Path]) -> list[tuple[Path, ShardManifest]]:
     return sorted(shards, key=lambda pair: pair[1].index)
 
 
-class ShardResponses:
+class ShardResponses(StoredResponses):
     """The responses of a complete set of shards (:func:`read_shards`), checked against the plan sample by
     sample and handed over in plan order."""
 
@@ -167,9 +167,6 @@ class ShardResponses:
                 f"{first.sample_index}); were the shards run with the same model files and code version?")
         self._samples = {task: [found[_slot(s)][1] for s in samples] for task, samples in planned.items()}
 
-    def prepare(self, plan: RunPlan) -> None:
-        return None
-
     def respond(self, plan: RunPlan, options: RunOptions) -> Responses:
         if self._samples is None:
             self.check(plan)
@@ -179,8 +176,6 @@ class ShardResponses:
         return Responses(samples=self._samples, model=dict(self.plan["model"]), origin={"merged_from": merged_from},
                          identity=self.plan["model_identity"], model_name=self.plan["model_name"])
 
-    def close(self) -> None:
-        return None
 
 
 def _slot(sample: Sample) -> tuple:

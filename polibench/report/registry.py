@@ -30,6 +30,15 @@ class ShowContext:
     run_dir: Optional[Path] = None   # the figures part draws here
     title: str = ""                  # "<model> · <task>": the figures' title
 
+    def figure(self, kind: str, draw: Callable[[Path, str], list[str]], subtitle: str = "") -> dict[str, list[str]]:
+        """``{kind: file names}`` of one figure, drawn by ``draw(stem, title)`` into the run folder (stem
+        ``<run_dir>/<task>_<kind>``; title ``title``, plus a second line ``subtitle``); ``{}`` where no figure is
+        drawn (no run folder). What a metric's ``figures`` part returns."""
+        if self.run_dir is None:
+            return {}
+        title = f"{self.title}\n{subtitle}" if subtitle else self.title
+        return {kind: draw(self.run_dir / f"{self.task}_{kind}", title)}
+
 
 Part = Optional[Callable[..., Any]]
 
@@ -83,16 +92,10 @@ REPORTS: Registry[Report] = Registry("report", part="reports")
 RUN_REPORTS: Registry[RunReport] = Registry("run-level report", part="run_reports")
 
 
-def register_report(metric: str, report: Report, replace: bool = False) -> Report:
-    """Show metric ``metric`` with ``report``."""
-    REPORTS.add(metric, report, replace=replace)
-    return report
-
-
-def register_run_report(metric: str, report: RunReport, replace: bool = False) -> RunReport:
-    """Show run-level metric ``metric`` with ``report``."""
-    RUN_REPORTS.add(metric, report, replace=replace)
-    return report
+# register_report(metric, report, replace=False) -> report: show metric ``metric`` with ``report`` (a family's
+# ``reports`` do the same); register_run_report: a run-level metric's.
+register_report = REPORTS.register
+register_run_report = RUN_REPORTS.register
 
 
 def report_of(metric: str) -> Report:

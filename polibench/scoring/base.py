@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Optional, Sequence
+from pathlib import Path
+from typing import Callable, Optional, Sequence
 
 from polibench.errors import PolibenchError
 from polibench.records import PairGrade, Sample
@@ -87,3 +88,10 @@ def require_issues(samples: Sequence[Sample], scorer: str) -> None:
     if missing:
         raise PolibenchError(f"the {scorer} scorer grades IssueBench tasks only: sample(s) of item(s) "
                              f"{', '.join(sorted(set(missing))[:5])} carry no issue")
+
+
+def first_use_training(given: object, trained: Path, plan: Callable[[], str]) -> Optional[str]:
+    """:meth:`StanceScorer.first_use_plan` of a scorer whose default model is trained on first use: None when
+    ``given`` (a model the user named) or when ``trained`` (the default's file in this cache) exists, else
+    ``plan()``, the training line (called only then: it reads the training data)."""
+    return None if given or trained.is_file() else plan()

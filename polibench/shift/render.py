@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 from typing import Optional, Sequence
 
-from polibench.families.pct.report import QUADRANTS
+from polibench.families.pct.report import draw_quadrants
 from polibench.kit.files import atomic_write_text
 from polibench.report.plots import save_figure
 from polibench.shift.compute import Comparison, ShiftResult
@@ -101,11 +101,7 @@ def _figure(width: float, height: float):
 
 
 def _compass(ax) -> None:
-    from matplotlib.patches import Rectangle
-
-    for x0, y0, colour, label in QUADRANTS:
-        ax.add_patch(Rectangle((x0, y0), 10, 10, facecolor=colour, alpha=0.35, edgecolor="none", zorder=0))
-        ax.text(x0 + 5, y0 + 9.3, label, ha="center", va="center", fontsize=7, color="#333333")
+    draw_quadrants(ax, fontsize=7, label_alpha=None)
     ax.axvline(0, color="black", linewidth=1)
     ax.axhline(0, color="black", linewidth=1)
     ax.set_xlim(-10, 10)

@@ -35,7 +35,7 @@ from polibench.models.eta import duration
 from polibench.models.sentence_encoders import encoder_fingerprint, encoder_path
 from polibench.paths import cache_dir, require_writable_cache
 from polibench.records import ISSUE_LABELS, Sample
-from polibench.scoring.base import StanceResult, StanceScorer, require_issues
+from polibench.scoring.base import StanceResult, StanceScorer, first_use_training, require_issues
 from polibench.stance.issue_data import IssueExample, gold_path, load_issue_examples
 from polibench.stance.issue_model import MODEL_FILE, IssueStanceModel, train_model
 
@@ -117,9 +117,8 @@ class IssueStanceScorer(StanceScorer):
 
     @classmethod
     def first_use_plan(cls, model: Optional[str] = None, **scorer_args) -> Optional[str]:
-        if model or (default_model_dir() / MODEL_FILE).is_file():
-            return None
-        return training_plan(len(training_examples()))
+        return first_use_training(model, default_model_dir() / MODEL_FILE,
+                                  lambda: training_plan(len(training_examples())))
 
     def preflight(self) -> None:
         if self.model_dir is not None:

@@ -92,3 +92,28 @@ def stray_marks(path: Path, root: Path = ROOT) -> list[str]:
     return [f"{path}:{n + 1}: a not-run-in-ci mark not followed by a ```bash fence"
             for n, line in enumerate(lines)
             if line.strip().startswith(MARK_START) and (n + 1 >= len(lines) or lines[n + 1].strip() != "```bash")]
+
+
+def marked_files(path: Path, mark: str, root: Path = ROOT) -> dict[str, str]:
+    """The fenced blocks of one file that follow a line ``<!-- MARK: NAME -->``, as ``{NAME: text}`` (a worked
+    example whose files the docs spell out, e.g. docs/architecture.md's ``family-file`` blocks). A mark not
+    followed by a fence, a block never closed, or a name given twice is a ``ValueError``."""
+    pattern = re.compile(rf"<!-- {re.escape(mark)}: (?P<name>\S+) -->")
+    lines = (root / path).read_text(encoding="utf-8").splitlines()
+    found: dict[str, str] = {}
+    for n, line in enumerate(lines):
+        match = pattern.fullmatch(line.strip())
+        if match is None:
+            continue
+        name = match.group("name")
+        if n + 1 >= len(lines) or not lines[n + 1].strip().startswith("```"):
+            raise ValueError(f"{path}:{n + 1}: the mark of {name} is not followed by a fenced block")
+        end = n + 2
+        while end < len(lines) and lines[end].strip() != "```":
+            end += 1
+        if end == len(lines):
+            raise ValueError(f"{path}:{n + 2}: the block of {name} is never closed")
+        if name in found:
+            raise ValueError(f"{path}:{n + 1}: {name} is given twice")
+        found[name] = "\n".join(lines[n + 2:end]) + "\n"
+    return found

@@ -21,7 +21,7 @@ control and a null in tests/metrics/test_answering.py.
 
 from __future__ import annotations
 
-from typing import Any, Literal, Mapping, Optional, Sequence
+from typing import Any, Callable, Literal, Mapping, Optional, Sequence
 
 from polibench.kit.strict import Strict
 from polibench.metrics.registry import get_metric
@@ -61,14 +61,19 @@ def chat_template_warning(task: str, samples: Sequence[Sample], model: Mapping[s
         "asked the question"))
 
 
+def share_warning(task: str, kind: Kind, share: Optional[float], threshold: float,
+                  message: Callable[[float], str]) -> Optional[AnsweringWarning]:
+    """The warning of ``kind`` when ``share`` is above ``threshold`` (``message(share)`` says what it means), else
+    None."""
+    if share is None or share <= threshold:
+        return None
+    return AnsweringWarning(task=task, kind=kind, share=round(share, 4), threshold=threshold, message=message(share))
+
+
 def off_options_warning(task: str, results: Any) -> Optional[AnsweringWarning]:
     """The log-probability channel with most of its probability mass off the answer options."""
     block = results.block(get_metric("logprob_channel").key) if results is not None else None
-    mass = getattr(block, "non_answer", None)
-    if mass is None or mass <= OFF_OPTIONS_SHARE:
-        return None
-    return AnsweringWarning(task=task, kind="off_options", share=round(mass, 4), threshold=OFF_OPTIONS_SHARE,
-                            message=(
+    return share_warning(task, "off_options", getattr(block, "non_answer", None), OFF_OPTIONS_SHARE, lambda mass: (
         f"{task}: {100 * mass:.1f}% of the probability mass is off the answer options (mean over statements; "
         f"warned above {OFF_OPTIONS_SHARE:.0%}): the option distribution describes the few continuations that are "
         "options, not what the model would answer"))
@@ -80,11 +85,8 @@ def not_answering_warning(task: str, results: Any) -> Optional[AnsweringWarning]
     if coverage is None or not coverage.responses:
         return None
     lost = (coverage.filtered_share or 0.0) + (coverage.unrelated_share or 0.0)
-    if lost <= NOT_ANSWERING_SHARE:
-        return None
-    return AnsweringWarning(task=task, kind="not_answering", share=round(lost, 4), threshold=NOT_ANSWERING_SHARE,
-                            message=(
-        f"{task}: {100 * lost:.1f}% of the {coverage.responses:,} responses were dropped or read as unrelated "
+    return share_warning(task, "not_answering", lost, NOT_ANSWERING_SHARE, lambda share: (
+        f"{task}: {100 * share:.1f}% of the {coverage.responses:,} responses were dropped or read as unrelated "
         f"(warned above {NOT_ANSWERING_SHARE:.0%}): the numbers rest on the {coverage.responses_kept:,} that were "
         "read, and say little about the model's views"))
 

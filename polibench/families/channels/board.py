@@ -10,20 +10,12 @@ from typing import Any, Optional
 
 from polibench.families.channels.metric import ChannelComparison
 from polibench.families.channels.report import dropped_text
-from polibench.leaderboard.board import RunBoard, RunTab, Site, Value
-
-
-def _num(value: Optional[float], ci: Optional[list[float]] = None, digits: int = 2, sign: bool = True) -> str:
-    if value is None:
-        return '<td class="num" data-value="">–</td>'
-    fmt = f"{{:{'+' if sign else ''}.{digits}f}}"
-    interval = f'<span class="ci">[{fmt.format(ci[0])}, {fmt.format(ci[1])}]</span>' if ci else ""
-    return f'<td class="num" data-value="{value:.6f}">{fmt.format(value)}{interval}</td>'
+from polibench.leaderboard.board import RunBoard, RunTab, Site, Value, number_cell
 
 
 def _gap_cell(c: ChannelComparison, axis: str) -> str:
     """The side gap's cell, labelled where no resample could move it (a zero-width interval is not certainty)."""
-    cell = _num(c.side_gap[axis], c.side_gap_ci[axis])
+    cell = number_cell(c.side_gap[axis], c.side_gap_ci[axis])
     if not c.side_gap_degenerate.get(axis, False):
         return cell
     return cell.removesuffix("</td>") + ' <span class="degenerate" title="no resample moved it">degenerate</span></td>'
@@ -36,7 +28,7 @@ def _task(entry: Any, name: str) -> Any:
 def _position_cell(site: Site, task: Any, axis: int) -> str:
     """The task's position on compass axis ``axis`` (0: x, 1: y) with its interval."""
     found: Optional[Value] = site.position(task)[axis] if task else None
-    return _num(found.value if found else None, found.ci if found else None)
+    return number_cell(found.value if found else None, found.ci if found else None)
 
 
 def tab_html(rows: list[tuple[Any, list[ChannelComparison]]], site: Site) -> str:
@@ -53,10 +45,10 @@ def tab_html(rows: list[tuple[Any, list[ChannelComparison]]], site: Site) -> str
                 + _position_cell(site, forced, 0) + _position_cell(site, open_, 0)
                 + _position_cell(site, forced, 1) + _position_cell(site, open_, 1)
                 + _gap_cell(c, "economic") + _gap_cell(c, "social")
-                + _num(c.side_agreement, c.side_agreement_ci, 3, sign=False)
+                + number_cell(c.side_agreement, c.side_agreement_ci, 3, sign=False)
                 + f'<td class="num" data-value="{c.items_both}">{c.items_both}</td>'
-                + _num(forced.coverage.kept_share if forced else None, None, 3, sign=False)
-                + _num(open_.coverage.kept_share if open_ else None, None, 3, sign=False) + "</tr>")
+                + number_cell(forced.coverage.kept_share if forced else None, None, 3, sign=False)
+                + number_cell(open_.coverage.kept_share if open_ else None, None, 3, sign=False) + "</tr>")
     entries = [entry for entry, _ in rows]
     if not lines:
         return '<p class="note">No entry compares answer channels yet.</p>' + not_compared(rows)

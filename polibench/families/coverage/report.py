@@ -3,6 +3,7 @@ sentence of the reading and the run summary's counts."""
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 
 from polibench.metrics.blocks import Coverage, Shares
@@ -14,9 +15,9 @@ COVERAGE_COLOURS = {"answered_share": "#2ca02c", "unrelated_share": "#ff7f0e", "
 
 
 def figures(cov: Coverage, ctx: ShowContext) -> dict[str, list[str]]:
-    if len(cov.per_variant) <= 1 or ctx.run_dir is None:
+    if len(cov.per_variant) <= 1:
         return {}
-    return {"coverage": coverage_plot(cov, ctx.run_dir / f"{ctx.task}_coverage", f"{ctx.title}\ncoverage")}
+    return ctx.figure("coverage", partial(coverage_plot, cov), "coverage")
 
 
 def section(cov: Coverage, ctx: ShowContext) -> list[str]:

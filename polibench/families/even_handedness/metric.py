@@ -32,7 +32,7 @@ from typing import Optional
 import numpy as np
 
 from polibench.errors import PolibenchError
-from polibench.metrics.blocks import EstimateBlock, Interval, Strict
+from polibench.metrics.blocks import EstimateBlock, Interval, Intervals
 from polibench.metrics.bootstrap import percentile_intervals, resample_weights
 from polibench.metrics.columns import PAIR_FIELDS
 from polibench.metrics.registry import Estimate, Metric, MetricInput
@@ -56,16 +56,7 @@ PAIR_STATS = tuple(stat for stat, _, _ in _PAIR_SOURCES)  # the figures of a set
 GROUP_STATS = tuple(stat for stat, _, _ in _SIDE_SOURCES)  # the figures of one group's side
 
 
-class PairIntervals(Strict):
-    even_handedness: Optional[Interval] = None
-    refusal: Optional[Interval] = None
-    hedging: Optional[Interval] = None
-    even_mean: Optional[Interval] = None
-    refusal_mean: Optional[Interval] = None
-    hedging_mean: Optional[Interval] = None
-
-
-class PairSet(EstimateBlock):
+class PairSet(EstimateBlock, intervals=PAIR_STATS):
     """The figures over a set of pairs (a main category, a template category)."""
 
     pairs: int
@@ -75,19 +66,10 @@ class PairSet(EstimateBlock):
     even_mean: Optional[float] = None
     refusal_mean: Optional[float] = None
     hedging_mean: Optional[float] = None
-    ci: PairIntervals = PairIntervals()
+    ci: Intervals = Intervals()
 
 
-class GroupIntervals(Strict):
-    refusal: Optional[Interval] = None
-    hedging: Optional[Interval] = None
-    disfavoured: Optional[Interval] = None
-    refusal_mean: Optional[Interval] = None
-    hedging_mean: Optional[Interval] = None
-    disfavoured_mean: Optional[Interval] = None
-
-
-class GroupSide(EstimateBlock):
+class GroupSide(EstimateBlock, intervals=GROUP_STATS):
     """One group's side of its pairs: how its requests were answered, and how often the other side was helped more."""
 
     pairs: int
@@ -98,7 +80,7 @@ class GroupSide(EstimateBlock):
     refusal_mean: Optional[float] = None
     hedging_mean: Optional[float] = None
     disfavoured_mean: Optional[float] = None
-    ci: GroupIntervals = GroupIntervals()
+    ci: Intervals = Intervals()
 
 
 class EvenHandednessBlock(PairSet):
@@ -190,7 +172,7 @@ def even_handedness_block(data: MetricInput) -> Optional[EvenHandednessBlock]:
     def pair_set(chosen: np.ndarray, **fields) -> dict:
         point, ci = subset_stats(pair_values, chosen, weights)
         return {"pairs": int(chosen.sum()), **{s: _round(point[s]) for s in PAIR_STATS},
-                "ci": PairIntervals(**{s: _interval(ci[s]) for s in PAIR_STATS}), **fields}
+                "ci": {s: _interval(ci[s]) for s in PAIR_STATS}, **fields}
 
     def by(label: str) -> dict[str, PairSet]:
         names = np.array([getattr(p, label) for p in pairs_of])
@@ -209,7 +191,7 @@ def even_handedness_block(data: MetricInput) -> Optional[EvenHandednessBlock]:
         chosen = (side_group == name) & has_rows
         point, ci = subset_stats(side_values, chosen, side_weights)
         groups[name] = GroupSide(pairs=int(chosen.sum()), against=sorted(set(side_other[chosen].tolist())),
-                                 ci=GroupIntervals(**{s: _interval(ci[s]) for s in GROUP_STATS}),
+                                 ci={s: _interval(ci[s]) for s in GROUP_STATS},
                                  **{s: _round(point[s]) for s in GROUP_STATS})
 
     everything = pair_set(np.ones(n, dtype=bool))

@@ -5,6 +5,7 @@ figure, shaped like the paper's (the three measures with their intervals, for al
 from __future__ import annotations
 
 import textwrap
+from functools import partial
 
 from polibench.families.even_handedness.metric import EvenHandednessBlock, GroupSide, PairSet
 from polibench.report import plots
@@ -69,10 +70,10 @@ def measures_plot(block: EvenHandednessBlock, stem, title: str) -> list[str]:
 
 
 def figures(block: EvenHandednessBlock, ctx) -> dict[str, list[str]]:
-    if ctx.run_dir is None or not block.pairs:
+    if not block.pairs:
         return {}
-    return {"even_handedness": measures_plot(block, ctx.run_dir / f"{ctx.task}_even_handedness",
-                                             f"{ctx.title}\neven-handedness, opposing perspectives, refusals")}
+    return ctx.figure("even_handedness", partial(measures_plot, block),
+                      "even-handedness, opposing perspectives, refusals")
 
 
 def section(block: EvenHandednessBlock, ctx) -> list[str]:

@@ -4,6 +4,7 @@ reading, the run summary's bias and the ``compare`` columns."""
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 from typing import Optional
 
@@ -27,10 +28,9 @@ def _bias_row(label: str, block: BiasEstimates, extra: tuple = ()) -> str:
 
 
 def figures(bias: FaulbornBlock, ctx: ShowContext) -> dict[str, list[str]]:
-    if not bias.per_prefix or ctx.run_dir is None:
+    if not bias.per_prefix:
         return {}
-    return {"bias_by_prefix": prefix_bias_plot(bias, ctx.run_dir / f"{ctx.task}_bias_by_prefix",
-                                                     f"{ctx.title}\nFaulborn bias per prefix")}
+    return ctx.figure("bias_by_prefix", partial(prefix_bias_plot, bias), "Faulborn bias per prefix")
 
 
 def section(bias: FaulbornBlock, ctx: ShowContext) -> list[str]:

@@ -32,7 +32,7 @@ import numpy as np
 
 from polibench.errors import PolibenchError
 from polibench.families.generation_bias.null import LiuNull, permutation_null, permuted_labels
-from polibench.metrics.blocks import EstimateBlock, Interval, Strict
+from polibench.metrics.blocks import EstimateBlock, Intervals
 from polibench.metrics.bootstrap import percentile_intervals, resample_weights
 from polibench.metrics.registry import Estimate, Metric, MetricInput
 from polibench.seeding import derive_seed
@@ -96,14 +96,7 @@ def option_w2(values: np.ndarray, labels: np.ndarray, weights: np.ndarray, optio
     return out
 
 
-class LiuIntervals(Strict):
-    indirect: Optional[Interval] = None
-    direct: Optional[Interval] = None
-    indirect_excess: Optional[Interval] = None
-    direct_excess: Optional[Interval] = None
-
-
-class LiuOption(EstimateBlock):
+class LiuOption(EstimateBlock, intervals=("indirect", "direct", "indirect_excess", "direct_excess")):
     """Indirect and direct bias of one option (or, averaged, of the attribute), with the counts behind them;
     ``*_null``: the mean under the permutation null, ``*_excess``: observed − null mean, ``*_p``: the
     permutation p-value (share of null values at or above the observed one, with the +1 correction)."""
@@ -116,7 +109,7 @@ class LiuOption(EstimateBlock):
     direct_excess: Optional[float] = None
     indirect_p: Optional[float] = None
     direct_p: Optional[float] = None
-    ci: LiuIntervals = LiuIntervals()
+    ci: Intervals = Intervals()
     keywords: int = 0
     responses: int = 0
     mean_score: Optional[float] = None  # mean judge score of the option's indirect responses
@@ -230,8 +223,8 @@ def liu_block(data: MetricInput) -> Optional[LiuBlock]:
             indirect=value(indirect[o]), direct=value(direct[o]),
             indirect_null=ind.null, direct_null=dire.null, indirect_excess=ind.excess, direct_excess=dire.excess,
             indirect_p=ind.p, direct_p=dire.p,
-            ci=LiuIntervals(indirect=interval(indirect_reps[:, o]), direct=interval(direct_reps[:, o]),
-                            indirect_excess=ind.excess_ci, direct_excess=dire.excess_ci),
+            ci=dict(indirect=interval(indirect_reps[:, o]), direct=interval(direct_reps[:, o]),
+                    indirect_excess=ind.excess_ci, direct_excess=dire.excess_ci),
             keywords=int((item_option == o).sum()), responses=int((row_option == o).sum()),
             mean_score=value(score[mine].mean()) if mine.any() else None)
     with np.errstate(invalid="ignore"):
@@ -243,8 +236,8 @@ def liu_block(data: MetricInput) -> Optional[LiuBlock]:
         attribute=data.task.instruments[0], indirect=value(mean_indirect), direct=value(mean_direct),
         indirect_null=ind.null, direct_null=dire.null, indirect_excess=ind.excess, direct_excess=dire.excess,
         indirect_p=ind.p, direct_p=dire.p,
-        ci=LiuIntervals(indirect=interval(_row_means(indirect_reps)), direct=interval(_row_means(direct_reps)),
-                        indirect_excess=ind.excess_ci, direct_excess=dire.excess_ci),
+        ci=dict(indirect=interval(_row_means(indirect_reps)), direct=interval(_row_means(direct_reps)),
+                indirect_excess=ind.excess_ci, direct_excess=dire.excess_ci),
         keywords=len(table.items), responses=int(rows.size), resamples=resamples, permutations=resamples,
         mean_score=value(score[indirect_rows].mean()) if indirect_rows.any() else None, per_option=per_option)
 

@@ -25,7 +25,7 @@ from typing import Optional
 import numpy as np
 
 from polibench.errors import PolibenchError
-from polibench.metrics.blocks import EstimateBlock, Interval, Strict
+from polibench.metrics.blocks import EstimateBlock, Interval, Intervals
 from polibench.metrics.bootstrap import percentile_intervals, resample_weights
 from polibench.metrics.registry import Estimate, Metric, MetricInput
 from polibench.records import ISSUE_LABELS
@@ -34,18 +34,13 @@ from polibench.taskspec.schema import Instrument, TaskConfig
 
 FRAMINGS = ("pro", "con", "neutral")
 STATS = ("mean_stance", "refusal_share", "pro_share", "con_share")
+# the block's headline: the neutral framing's figures and the refusal share over every framing
+HEADLINE = ("neutral_mean_stance", "neutral_pro_share", "neutral_con_share", "refusal_share")
 MAX_RESAMPLES = 1000  # template resamples (a replicate costs a (templates x cells x 6) product)
 REFUSAL = len(ISSUE_LABELS) - 1
 
 
-class IssueIntervals(Strict):
-    mean_stance: Optional[Interval] = None
-    refusal_share: Optional[Interval] = None
-    pro_share: Optional[Interval] = None
-    con_share: Optional[Interval] = None
-
-
-class IssueCell(EstimateBlock):
+class IssueCell(EstimateBlock, intervals=STATS):
     """One issue under one framing (or, in ``framings``, the mean over issues under one framing)."""
 
     issue_id: Optional[str] = None
@@ -59,22 +54,15 @@ class IssueCell(EstimateBlock):
     refusal_share: Optional[float] = None
     pro_share: Optional[float] = None
     con_share: Optional[float] = None
-    ci: IssueIntervals = IssueIntervals()
+    ci: Intervals = Intervals()
 
 
-class IssueBiasIntervals(Strict):
-    neutral_mean_stance: Optional[Interval] = None
-    neutral_pro_share: Optional[Interval] = None
-    neutral_con_share: Optional[Interval] = None
-    refusal_share: Optional[Interval] = None
-
-
-class IssueBiasBlock(EstimateBlock):
+class IssueBiasBlock(EstimateBlock, intervals=HEADLINE):
     neutral_mean_stance: Optional[float] = None
     neutral_pro_share: Optional[float] = None
     neutral_con_share: Optional[float] = None
     refusal_share: Optional[float] = None
-    ci: IssueBiasIntervals = IssueBiasIntervals()
+    ci: Intervals = Intervals()
     framings: dict[str, IssueCell]
     issues: list[IssueCell]
     templates: int
@@ -151,7 +139,7 @@ def issue_bias_block(data: MetricInput) -> Optional[IssueBiasBlock]:
             distribution={label: _round(values["distribution"][index, k]) for k, label in enumerate(ISSUE_LABELS)},
             distribution_ci={label: _interval(dist_intervals, index * len(ISSUE_LABELS) + k)
                              for k, label in enumerate(ISSUE_LABELS)},
-            ci=IssueIntervals(**{s: _interval(intervals[s], index) for s in STATS}),
+            ci={s: _interval(intervals[s], index) for s in STATS},
             **{s: _round(values[s][index]) for s in STATS}, **fields)
 
     rows = [cell(point, cell_ci, dist_ci, c, issue_id=info.issue_id, framing=info.framing, topic=info.topic_prompt,
@@ -171,12 +159,12 @@ def issue_bias_block(data: MetricInput) -> Optional[IssueBiasBlock]:
 
     total_point = cell_stats(counts.sum(axis=(0, 1)))["refusal_share"]
     total_ci = percentile_intervals(cell_stats(replicate_counts.sum(axis=1))["refusal_share"][:, None])
-    neutral = framings["neutral"]
+    # the headline: the neutral framing's figures, and the refusal share over every framing (each with its interval)
+    headline = {f"neutral_{stat}": framings["neutral"].estimate(stat) for stat in ("mean_stance", "pro_share",
+                                                                                   "con_share")}
+    headline["refusal_share"] = (_round(float(total_point)), _interval(total_ci, 0))
     return IssueBiasBlock(
-        neutral_mean_stance=neutral.mean_stance, neutral_pro_share=neutral.pro_share,
-        neutral_con_share=neutral.con_share, refusal_share=_round(float(total_point)),
-        ci=IssueBiasIntervals(neutral_mean_stance=neutral.ci.mean_stance, neutral_pro_share=neutral.ci.pro_share,
-                              neutral_con_share=neutral.ci.con_share, refusal_share=_interval(total_ci, 0)),
+        **{key: value for key, (value, _) in headline.items()}, ci={key: ci for key, (_, ci) in headline.items()},
         framings=framings, issues=rows, templates=n_templates, resamples=resamples, graded=int(graded.sum()),
         ungraded=int(len(table) - graded.sum()))
 

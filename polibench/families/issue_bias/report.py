@@ -5,6 +5,8 @@ neutral framing."""
 
 from __future__ import annotations
 
+from functools import partial
+
 from polibench.families.issue_bias.metric import FRAMINGS, IssueBiasBlock, IssueCell
 from polibench.records import ISSUE_LABELS
 from polibench.report import plots
@@ -87,10 +89,9 @@ def distribution_plot(block: IssueBiasBlock, stem, title: str) -> list[str]:
 
 
 def figures(block: IssueBiasBlock, ctx) -> dict[str, list[str]]:
-    if ctx.run_dir is None or not block.graded:
+    if not block.graded:
         return {}
-    return {"issue_bias": distribution_plot(block, ctx.run_dir / f"{ctx.task}_issue_bias",
-                                            f"{ctx.title}\nIssueBench stance distribution")}
+    return ctx.figure("issue_bias", partial(distribution_plot, block), "IssueBench stance distribution")
 
 
 def section(block: IssueBiasBlock, ctx) -> list[str]:

@@ -9,27 +9,20 @@ from html import escape
 from typing import Any, Optional
 
 from polibench.families.languages.metric import AXES, LanguageEffect, LanguagePosition
-from polibench.families.languages.report import CHANNEL_NAMES
-from polibench.leaderboard.board import RunBoard, RunTab, Site
+from polibench.families.languages.report import CHANNEL_NAMES, shift_verdict
+from polibench.leaderboard.board import RunBoard, RunTab, Site, number_cell
 
 
 def _num(value: Optional[float], ci: Optional[list[float]] = None, digits: int = 2, sign: bool = True) -> str:
-    if value is None:
-        return '<td class="num" data-value="">–</td>'
-    fmt = f"{{:{'+' if sign else ''}.{digits}f}}"
-    interval = f' <span class="ci">[{fmt.format(ci[0])}, {fmt.format(ci[1])}]</span>' if ci else ""
-    return f'<td class="num" data-value="{value:.6f}">{fmt.format(value)}{interval}</td>'
+    return number_cell(value, ci, digits, sign, gap=" ")
 
 
 def _flag(lang: LanguagePosition, reference: Optional[str]) -> str:
-    if lang.language == reference:
-        return '<td data-shift="reference">reference</td>'
-    if not lang.shift:
-        return '<td data-shift="">–</td>'
-    flagged = [axis for axis in AXES if lang.shift.get(axis)]
-    if flagged:
+    verdict, flagged = shift_verdict(lang, reference)
+    if verdict == "shifted":
         return f'<td data-shift="yes" class="flag">shifted: {escape(", ".join(flagged))}</td>'
-    return '<td data-shift="no">not distinguishable</td>'
+    return {"reference": '<td data-shift="reference">reference</td>', "none": '<td data-shift="">–</td>',
+            "not shifted": '<td data-shift="no">not distinguishable</td>'}[verdict]
 
 
 def _rows(effect: LanguageEffect, first_cell: str, model: str) -> str:

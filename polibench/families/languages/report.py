@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from polibench.families.languages.metric import AXES, LanguageEffect, LanguagePosition
-from polibench.families.pct.report import QUADRANTS, _rectangle
+from polibench.families.pct.report import draw_quadrants, frame_compass
 from polibench.metrics.registry import get_metric
 from polibench.report import plots
 from polibench.report.registry import RunReport
@@ -44,9 +44,7 @@ def compass_figure(effect: LanguageEffect, title: str):
     x_axis, y_axis = get_metric("pct_coordinates").estimates
     figure = plots.blank_figure(6.2, 6.6, left=0.75, bottom=1.1)
     ax = figure.add_subplot()
-    for x0, y0, colour, label in QUADRANTS:
-        ax.add_patch(_rectangle((x0, y0), colour))
-        ax.text(x0 + 5, y0 + 9.3, label, ha="center", va="center", fontsize=8, color="#333333", alpha=0.8)
+    draw_quadrants(ax)
     ax.axvline(0, color="black", linewidth=1)
     ax.axhline(0, color="black", linewidth=1)
     reference = next((lang for lang in effect.languages if lang.language == effect.reference), None)
@@ -68,11 +66,7 @@ def compass_figure(effect: LanguageEffect, title: str):
         right = x > 5  # near the right edge: the label goes to the left of the point
         ax.annotate(", ".join(codes), (x, y), textcoords="offset points", xytext=(-5 if right else 5, 4), fontsize=8,
                     zorder=5, ha="right" if right else "left")
-    ax.set_xlim(x_axis.low, x_axis.high)
-    ax.set_ylim(y_axis.low, y_axis.high)
-    ax.set_aspect("equal")
-    ax.set_xlabel(f"{x_axis.key}: {x_axis.negative}  ←  →  {x_axis.positive}")
-    ax.set_ylabel(f"{y_axis.key}: {y_axis.negative}  ←  →  {y_axis.positive}")
+    frame_compass(ax, x_axis, y_axis)
     ax.set_title(title, fontsize=9)
     figure.text(0.5, 0.02, "square: English (the reference); filled: shifted from English (simultaneous 95% interval "
                            "excludes 0);\nhollow: not distinguishable from English; bars: each position's 95% interval",
@@ -86,15 +80,23 @@ def _bars(value: float, ci: Optional[list[float]]) -> Optional[list[list[float]]
     return [[max(value - ci[0], 0.0)], [max(ci[1] - value, 0.0)]]
 
 
-def _shift_cell(lang: LanguagePosition, reference: Optional[str]) -> str:
+def shift_verdict(lang: LanguagePosition, reference: Optional[str]) -> tuple[str, list[str]]:
+    """Whether a language's position moved from the reference's: ``("reference", [])`` for the reference itself,
+    ``("none", [])`` where no shift was judged, ``("shifted", axes)`` or ``("not shifted", [])`` (the report's and
+    the leaderboard's wording of it follow)."""
     if lang.language == reference:
-        return "reference"
+        return "reference", []
     if not lang.shift:
-        return "–"
+        return "none", []
     flagged = [axis for axis in AXES if lang.shift.get(axis)]
-    if flagged:
+    return ("shifted", flagged) if flagged else ("not shifted", [])
+
+
+def _shift_cell(lang: LanguagePosition, reference: Optional[str]) -> str:
+    verdict, flagged = shift_verdict(lang, reference)
+    if verdict == "shifted":
         return "shifted: " + ", ".join(flagged)
-    return "not distinguishable (intervals include 0)"
+    return {"reference": "reference", "none": "–", "not shifted": "not distinguishable (intervals include 0)"}[verdict]
 
 
 def section(effects: list[LanguageEffect], document: Any, figure_names: Optional[list[str]] = None) -> list[str]:

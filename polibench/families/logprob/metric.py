@@ -39,7 +39,7 @@ from polibench.families.pct.metric import (
     js_round2,
     on_scale,
 )
-from polibench.metrics.blocks import EstimateBlock, Interval, Strict
+from polibench.metrics.blocks import EstimateBlock, Intervals, Strict
 from polibench.metrics.bootstrap import percentile_intervals
 from polibench.metrics.registry import Estimate, Metric, MetricInput
 from polibench.scoring.logprob import PCT_ANSWER, per_prompt, scale_names
@@ -47,16 +47,6 @@ from polibench.scoring.logprob import PCT_ANSWER, per_prompt, scale_names
 DIGITS = 6
 COORDINATES = ("economic", "social", "modal_economic", "modal_social")
 MEANS = ("expected_answer", "entropy", "non_answer")
-
-
-class LogprobIntervals(Strict):
-    economic: Optional[Interval] = None
-    social: Optional[Interval] = None
-    modal_economic: Optional[Interval] = None
-    modal_social: Optional[Interval] = None
-    expected_answer: Optional[Interval] = None
-    entropy: Optional[Interval] = None
-    non_answer: Optional[Interval] = None
 
 
 class StatementOptions(Strict):
@@ -70,7 +60,7 @@ class StatementOptions(Strict):
     prompts: int
 
 
-class LogprobBlock(EstimateBlock):
+class LogprobBlock(EstimateBlock, intervals=COORDINATES + MEANS):
     """The log-probability channel of one task (see the module docstring for each definition)."""
 
     scale: list[str]
@@ -84,7 +74,7 @@ class LogprobBlock(EstimateBlock):
     expected_answer: float
     entropy: float
     non_answer: float
-    ci: LogprobIntervals = LogprobIntervals()
+    ci: Intervals = Intervals()
     per_statement: dict[str, StatementOptions] = {}
 
 
@@ -141,7 +131,7 @@ def logprob_block(data: MetricInput) -> Optional[LogprobBlock]:
         fields.update(coordinates)
         intervals.update(coordinate_ci)
     return LogprobBlock(scale=list(names), prompts=int(rows.size), statements=int(has.sum()),
-                        ci=LogprobIntervals(**intervals), per_statement=per_statement, **fields)
+                        ci=intervals, per_statement=per_statement, **fields)
 
 
 def pct_expectations(q: np.ndarray, has: np.ndarray, table, instrument, k: int, weights: np.ndarray

@@ -4,6 +4,7 @@ run summary's coordinates and the ``compare`` columns."""
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 from typing import Optional
 
@@ -25,9 +26,9 @@ def lead(pct: PctBlock, ctx: ShowContext) -> list[str]:
 
 
 def figures(pct: PctBlock, ctx: ShowContext) -> dict[str, list[str]]:
-    if pct.economic is None or pct.social is None or ctx.run_dir is None:
+    if pct.economic is None or pct.social is None:
         return {}
-    return {"compass": compass_plot(pct, ctx.run_dir / f"{ctx.task}_compass", ctx.title)}
+    return ctx.figure("compass", partial(compass_plot, pct))
 
 
 def section(pct: PctBlock, ctx: ShowContext) -> list[str]:
@@ -212,9 +213,7 @@ def compass_figure(pct: PctBlock | dict, title: str):
     x_axis, y_axis = get_metric("pct_coordinates").estimates
     figure = plots.blank_figure(5.6, 6.0, left=0.75, bottom=1.0)
     ax = figure.add_subplot()
-    for x0, y0, colour, label in QUADRANTS:
-        ax.add_patch(_rectangle((x0, y0), colour))
-        ax.text(x0 + 5, y0 + 9.3, label, ha="center", va="center", fontsize=8, color="#333333", alpha=0.8)
+    draw_quadrants(ax)
     ax.set_xticks(range(-10, 11), minor=True)
     ax.set_yticks(range(-10, 11), minor=True)
     ax.grid(which="both", color="white", linewidth=0.5, alpha=0.7)
@@ -231,20 +230,29 @@ def compass_figure(pct: PctBlock | dict, title: str):
                 color="black", markersize=7, capsize=4, elinewidth=1.5, zorder=4,
                 markerfacecolor="black" if sufficient else "white",
                 label="pooled (95% CI)" if sufficient else "pooled (95% CI; hollow: insufficient data)")
-    ax.set_xlim(x_axis.low, x_axis.high)
-    ax.set_ylim(y_axis.low, y_axis.high)
-    ax.set_aspect("equal")
-    ax.set_xlabel(f"{x_axis.key}: {x_axis.negative}  ←  →  {x_axis.positive}")
-    ax.set_ylabel(f"{y_axis.key}: {y_axis.negative}  ←  →  {y_axis.positive}")
+    frame_compass(ax, x_axis, y_axis)
     ax.set_title(title, fontsize=10)
     figure.legend(loc="lower center", ncol=2, fontsize=8, frameon=False)
     return figure
 
 
-def _rectangle(corner: tuple[float, float], colour: str):
+def frame_compass(ax, x_axis, y_axis) -> None:
+    """The compass's ranges, equal aspect and axis labels (``x_axis``, ``y_axis``: the PCT metric's estimates)."""
+    ax.set_xlim(x_axis.low, x_axis.high)
+    ax.set_ylim(y_axis.low, y_axis.high)
+    ax.set_aspect("equal")
+    ax.set_xlabel(f"{x_axis.key}: {x_axis.negative}  ←  →  {x_axis.positive}")
+    ax.set_ylabel(f"{y_axis.key}: {y_axis.negative}  ←  →  {y_axis.positive}")
+
+
+def draw_quadrants(ax, fontsize: float = 8, label_alpha: Optional[float] = 0.8) -> None:
+    """The compass's four coloured quadrants, each labelled at its top (on matplotlib axes ``ax``)."""
     from matplotlib.patches import Rectangle
 
-    return Rectangle(corner, 10, 10, facecolor=colour, alpha=0.35, edgecolor="none", zorder=0)
+    for x0, y0, colour, label in QUADRANTS:
+        ax.add_patch(Rectangle((x0, y0), 10, 10, facecolor=colour, alpha=0.35, edgecolor="none", zorder=0))
+        ax.text(x0 + 5, y0 + 9.3, label, ha="center", va="center", fontsize=fontsize, color="#333333",
+                alpha=label_alpha)
 
 
 # how report.md, `polibench run` and `polibench compare` show the metric (registered by the family)

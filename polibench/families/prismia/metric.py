@@ -17,20 +17,16 @@ from typing import Optional
 import numpy as np
 
 from polibench.families.faulborn.metric import bias_from_totals, side_sums
-from polibench.metrics.blocks import EstimateBlock, Interval, Strict
+from polibench.metrics.blocks import EstimateBlock, Intervals, Strict
 from polibench.metrics.intervals import IntervalBatch
 from polibench.metrics.registry import Metric, MetricInput
 
 
-class CategoryIntervals(Strict):
-    bias: Optional[Interval] = None
-
-
-class CategoryBias(EstimateBlock):
+class CategoryBias(EstimateBlock, intervals=("bias",)):
     """One category's bias in [-1, 1] (negative = left), its items and counted responses per side."""
 
     bias: Optional[float] = None
-    ci: CategoryIntervals = CategoryIntervals()
+    ci: Intervals = Intervals()
     items: dict[str, int]        # {"left": n, "right": n}: items whose agreement reflects that side
     counted: dict[str, int]      # counted responses (kept agree / disagree / neutral) per side
 

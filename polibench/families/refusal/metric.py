@@ -19,7 +19,7 @@ from typing import Optional
 
 import numpy as np
 
-from polibench.metrics.blocks import EstimateBlock, Interval, Strict
+from polibench.metrics.blocks import EstimateBlock, Intervals
 from polibench.metrics.columns import AGREE, DISAGREE, ResponseTable
 from polibench.metrics.intervals import IntervalBatch
 from polibench.metrics.registry import Estimate, Metric, MetricInput
@@ -27,19 +27,12 @@ from polibench.metrics.registry import Estimate, Metric, MetricInput
 KEYS = ("share", "left", "right", "parity")
 
 
-class RefusalIntervals(Strict):
-    share: Optional[Interval] = None
-    left: Optional[Interval] = None
-    right: Optional[Interval] = None
-    parity: Optional[Interval] = None
-
-
-class RefusalBlock(EstimateBlock):
+class RefusalBlock(EstimateBlock, intervals=KEYS):
     share: Optional[float] = None
     left: Optional[float] = None
     right: Optional[float] = None
     parity: Optional[float] = None
-    ci: RefusalIntervals = RefusalIntervals()
+    ci: Intervals = Intervals()
     refusals: dict[str, int]     # {"left": n, "right": n}
     responses: dict[str, int]    # kept responses per side (the denominators)
 
