@@ -25,7 +25,7 @@ from doc_blocks import ROOT, DocBlock, all_blocks, doc_files, mark_problem, stra
 
 BLOCKS = all_blocks()
 RUN = [b for b in BLOCKS if b.runs]
-COPY_IGNORE = shutil.ignore_patterns(".git", ".venv", "runs", "site", "__pycache__", "*.egg-info", ".*_cache",
+COPY_IGNORE = shutil.ignore_patterns(".git", ".venv*", "runs", "site", "__pycache__", "*.egg-info", ".*_cache",
                                      ".hypothesis", "artifacts")
 # a block that needs the stance scorer trains it if the session has not (recipe 2: about a quarter of an hour on 2
 # cores; in the full suite tests/benchmarks has trained it first, see tests/conftest.py trained_default)
