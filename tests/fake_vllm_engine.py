@@ -48,12 +48,16 @@ def fake_text(prompt_text: str, seed: int, sample: int) -> str:
 
 class FakeLLM:
     """``delay``: seconds each ``generate`` call takes (a slow engine, to kill a replica mid-share), plus
-    ``per_request`` seconds a request; ``log``: a file each call appends its process id and request count to."""
+    ``per_request`` seconds a request; ``log``: a file each call appends its process id and request count to (and
+    the engine's start, as 0 requests: an engine started in a process that generated nothing is seen)."""
 
     def __init__(self, model: str, delay: float = 0.0, per_request: float = 0.0, log: str | None = None,
                  **engine_args):
         self.model, self.delay, self.per_request, self.log = model, delay, per_request, log
         self.engine_args = engine_args
+        if self.log:
+            with open(self.log, "a", encoding="utf-8") as out:
+                out.write(f"{os.getpid()} 0\n")
 
     def get_tokenizer(self):
         return FakeTokenizer()
@@ -88,7 +92,7 @@ class FakeLLM:
 
 
 class FakeEngines:
-    """The engine factory of the fake: a :class:`FakeLLM` per replica, no GPU asked of Ray."""
+    """The engine factory of the fake: a :class:`FakeLLM` per replica, on the CPU."""
 
     def __init__(self, delay: float = 0.0, per_request: float = 0.0, log: str | None = None):
         self.delay, self.per_request, self.log = delay, per_request, log
@@ -103,21 +107,35 @@ class FakeEngines:
     def sampling_params(self, **kwargs) -> FakeSamplingParams:
         return FakeSamplingParams(**kwargs)
 
-    def replica_options(self, engine_args: dict) -> dict:
-        return {"num_cpus": 0}
+    def tokenizer(self, model: str, engine_args: dict) -> FakeTokenizer:
+        return FakeTokenizer()
+
+    def on_cpu(self) -> bool:
+        """The fake engine runs on the CPU: a data-parallel replica asks Ray for CPUs, as on vLLM's CPU build."""
+        return True
 
 
+class PlatformEngines(FakeEngines):
+    """The fake engine on the device ``vllm.platforms.current_platform`` names (:meth:`VLLMEngines.on_cpu`, the
+    backend's own detection): a test plants a CPU or a GPU platform in the driver's ``sys.modules``."""
 
-def start_local_ray(num_cpus: int = 2):
-    """A local Ray cluster for tests and smoke runs, its session files in a short folder under /tmp (Ray's
+    def on_cpu(self) -> bool:
+        from polibench.models.vllm import VLLMEngines
+
+        return VLLMEngines.on_cpu(self)  # type: ignore[arg-type]
+
+
+def start_local_ray(num_cpus: int = 2, num_gpus: int = 0):
+    """A local Ray cluster for tests and smoke runs (``num_gpus``: GPUs it declares, which need not exist: Ray counts
+    them, a fake engine uses none), its session files in a short folder under /tmp (Ray's
     sockets there must fit in 107 bytes, which a pytest TMPDIR can exceed); returns (ray, the folder)."""
     import ray
 
     folder = tempfile.mkdtemp(prefix="ray-", dir="/tmp")
     for attempt in (1, 2):  # Ray gives its raylet 30 s to register, which an overloaded machine can miss
         try:
-            ray.init(num_cpus=num_cpus, include_dashboard=False, log_to_driver=False, configure_logging=False,
-                     _temp_dir=folder)
+            ray.init(num_cpus=num_cpus, num_gpus=num_gpus, include_dashboard=False, log_to_driver=False,
+                     configure_logging=False, _temp_dir=folder)
             return ray, folder
         except Exception as exc:
             ray.shutdown()

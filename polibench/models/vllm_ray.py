@@ -1,11 +1,15 @@
 """vLLM data parallelism on Ray: the ``vllm`` backend's ``data_parallel_size=N`` runs N engine replicas.
 
 Each replica is a Ray actor that holds a single-engine :class:`~polibench.models.vllm.VLLMBackend`, built inside
-the actor from the driver's engine factory, with the Ray resources the factory asks for (vLLM's: the
-``tensor_parallel_size`` x ``pipeline_parallel_size`` GPUs of its workers, which then run as processes of the
-actor). As in lm-eval's vLLM data parallelism the requests are dealt to the replicas interleaved, so long and
-short prompts spread evenly; unlike it, the actors live for the whole run (one engine start per replica, not
-per call), and the requests are cut into several shares per replica, handed out as replicas become free.
+the actor from the driver's engine factory, with the Ray resources its engine uses (:func:`replica_resources`):
+on a GPU build the ``tensor_parallel_size`` x ``pipeline_parallel_size`` GPUs of its workers, which then run as
+processes of the actor; on vLLM's CPU build CPUs, ``cpus_per_replica`` of them (by default the cluster's CPUs
+shared evenly), and the engine's threads are as many (its workers are not pinned to cores: Ray counts CPUs but
+does not hand out core ids, and vLLM's ``auto`` binding would pin every replica to the same cores).
+
+As in lm-eval's vLLM data parallelism the requests are dealt to the replicas interleaved, so long and short
+prompts spread evenly; unlike it, the actors live for the whole run (one engine start per replica, not per call),
+and the requests are cut into several shares per replica, handed out as replicas become free.
 
 A request is rendered and seeded inside its replica exactly as on one engine, so a response depends only on
 its prompt and seed, never on the replica or the share that served it. When a replica dies (its process or
@@ -19,6 +23,7 @@ else starts a local one for the run and shuts it down at the end.
 
 from __future__ import annotations
 
+import os
 import sys
 from collections import deque
 from typing import Any, Callable, Optional
@@ -46,12 +51,12 @@ def require_ray() -> Any:
 
 
 class VLLMReplica:
-    """One engine replica; runs as a Ray actor (``ray.remote(VLLMReplica)``). The engine starts on first use."""
+    """One engine replica; runs as a Ray actor (``ray.remote(VLLMReplica)``). ``env`` is set in the actor's process
+    before the engine starts (on first use), and the engine's processes inherit it."""
 
-    def __init__(self, model: str, args: dict):
-        from polibench.models.vllm import VLLMBackend
-
-        self.backend = VLLMBackend(model, **args)
+    def __init__(self, backend_class: type, model: str, args: dict, env: dict):
+        os.environ.update(env)
+        self.backend = backend_class(model, **args)
 
     def generate(self, prompts: list[Prompt], groups: list[list[int]],
                  settings: GenerationSettings) -> list[Completion]:
@@ -61,10 +66,8 @@ class VLLMReplica:
         return self.backend.score_choices(prompts, options)
 
     def close(self) -> None:
-        """Stop the engine's worker processes; the actor is killed next, and its GPU memory goes with it."""
-        from polibench.models.vllm import shutdown_engine
-
-        shutdown_engine(self.backend._llm)
+        """Stop the engine and its worker processes; the actor is killed next, and its GPU memory goes with it."""
+        self.backend.close()
 
 
 def deal(groups: list[list[int]], shares: int) -> list[list[list[int]]]:
@@ -92,10 +95,10 @@ class ReplicaPool:
             ray.init()
         try:
             count = backend.data_parallel_size
-            options = backend.engines.replica_options(backend.engine_args)
-            check_resources(ray.cluster_resources(), options, count)
+            options, env = replica_resources(backend.engines.on_cpu(), backend.engine_args, count,
+                                             ray.cluster_resources(), backend.cpus_per_replica)
             actor = ray.remote(VLLMReplica).options(max_restarts=0, max_task_retries=0, **options)
-            actors = [actor.remote(backend.model, backend.replica_args()) for _ in range(count)]
+            actors = [actor.remote(type(backend), backend.model, backend.replica_args(), env) for _ in range(count)]
         except BaseException:
             if owns_ray:
                 ray.shutdown()
@@ -205,6 +208,32 @@ class ReplicaPool:
         self.alive = []
         if self.owns_ray:
             self.ray.shutdown()
+
+
+def replica_resources(on_cpu: bool, engine_args: dict, count: int, cluster: dict,
+                      cpus_per_replica: Optional[int] = None) -> tuple[dict, dict]:
+    """The Ray actor options of one of ``count`` replicas and the environment of its engine; raise
+    :class:`BackendError` when ``cluster`` (``ray.cluster_resources()``) cannot hold them all.
+
+    A GPU build: the ``tensor_parallel_size`` x ``pipeline_parallel_size`` GPUs of the engine's workers (and
+    ``cpus_per_replica`` CPUs when given). vLLM's CPU build (``on_cpu``): ``cpus_per_replica`` CPUs and no GPU, by
+    default the cluster's CPUs shared evenly (at least one per worker); the engine's workers then run
+    ``cpus_per_replica`` / workers OpenMP threads each, unpinned (``VLLM_CPU_OMP_THREADS_BIND=nobind``)."""
+    workers = int(engine_args.get("tensor_parallel_size", 1)) * int(engine_args.get("pipeline_parallel_size", 1))
+    if not on_cpu:
+        options: dict = {"num_gpus": workers}
+        if cpus_per_replica:
+            options["num_cpus"] = cpus_per_replica
+        check_resources(cluster, options, count)
+        return options, {}
+    have = int(cluster.get("CPU", 0))
+    cpus = cpus_per_replica or have // count
+    if cpus < workers:
+        raise BackendError(f"vllm: data_parallel_size={count} replicas on vLLM's CPU build need {count * workers} "
+                           f"CPUs or more (one per tensor/pipeline-parallel worker); the Ray cluster has {have}")
+    options = {"num_cpus": cpus, "num_gpus": 0}
+    check_resources(cluster, options, count)
+    return options, {"VLLM_CPU_OMP_THREADS_BIND": "nobind", "OMP_NUM_THREADS": str(cpus // workers)}
 
 
 def check_resources(cluster: dict, options: dict, count: int) -> None:

@@ -2,7 +2,8 @@
 
 What needs a GPU (tensor and pipeline parallelism, ``gpu_memory_utilization``, GPU memory given back) stays in
 tests/models/test_backend_vllm.py against a fake ``vllm`` module; data parallelism on Ray in
-tests/models/test_vllm_ray.py, with a fake engine in each actor (why: docs/testing.md, "Real engines").
+tests/models/test_vllm_ray.py, with a fake engine in each actor (why: docs/testing.md, "Real engines"; what a
+replica asks of Ray on this build is checked here, two real replicas ran once by hand: docs/backends.md).
 """
 
 from __future__ import annotations
@@ -51,6 +52,21 @@ def sharing(engine, **args) -> VLLMBackend:
     backend = VLLMBackend(engine.model, **ENGINE_ARGS, **args)
     backend._llm = engine.llm
     return backend
+
+
+def test_a_data_parallel_replica_asks_ray_for_cpus_on_this_build(smollm_folder):
+    """vLLM's own platform (``current_platform``) says CPU here, so each of 2 replicas on a 2-CPU Ray cluster asks
+    for 1 CPU, no GPU, and runs 1 unpinned thread (the GPU build's side: tests/models/test_vllm_ray.py); and the
+    driver of 2 replicas reads the chat template from vLLM's tokenizer loader, without starting an engine."""
+    from polibench.models.vllm import VLLMEngines
+    from polibench.models.vllm_ray import replica_resources
+
+    engines = VLLMEngines()
+    assert engines.on_cpu() is True
+    assert replica_resources(engines.on_cpu(), ENGINE_ARGS, 2, {"CPU": 2.0}) == (
+        {"num_cpus": 1, "num_gpus": 0}, {"VLLM_CPU_OMP_THREADS_BIND": "nobind", "OMP_NUM_THREADS": "1"})
+    driver = VLLMBackend(str(smollm_folder), data_parallel_size=2, **ENGINE_ARGS)
+    assert driver.has_chat_template() is True and driver._llm is None and driver._replicas is None
 
 
 def test_the_seed_decides_the_response_not_the_batch(engine):
