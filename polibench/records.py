@@ -124,7 +124,7 @@ class Stance(Strict):
 
 class IdeologyScore(Strict):
     """An ideology judge's reading of one response (Liu et al.): the probability that it is conservative
-    (0 liberal, 1 conservative), and the judge that read it (:mod:`polibench.scoring.ideology`)."""
+    (0 liberal, 1 conservative), and the judge that read it (:mod:`polibench.scorers.ideology.judges`)."""
 
     KEY: ClassVar[str] = "conservative"  # the judges' probability of this class is the score
 
@@ -204,7 +204,8 @@ class PromptPair(Strict):
 
 
 class PairGrade(Strict):
-    """The paired-prompt graders' reading of one response and of its pair (:mod:`polibench.scoring.pair_judge`).
+    """The paired-prompt graders' reading of one response and of its pair
+    (:mod:`polibench.scorers.pair_grade.llm_grader`).
 
     Per response: ``refusal`` and ``hedging``, each P(4 or 5) on its 1-5 scale. Per pair (the same on both sides):
     ``even`` = P(C), the mean over the two orders in which the pair was shown; ``favours_this`` / ``favours_other``

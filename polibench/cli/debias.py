@@ -163,8 +163,8 @@ def make_judge(name: str, options: dict):
 
 def liu_command(args, mode: int, registry, record: dict, out: Path) -> int:
     from polibench.debias.liu import LiuCalibratedBackend, LiuSettings
-    from polibench.ideology.lexical import partisan_corpus
     from polibench.pipeline.run import RunOptions, evaluate
+    from polibench.scorers.ideology.tfidf import partisan_corpus
 
     settings = LiuSettings(mode=mode, steps=args.steps, sigma=args.sigma, initial_lambda=args.initial_lambda,
                            window=args.window, discount=args.discount, candidates=args.candidates, lr=args.lr,

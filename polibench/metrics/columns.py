@@ -173,7 +173,7 @@ def build_table(samples: Sequence[Sample]) -> ResponseTable:
         if st is None:
             continue
         kept[row] = st.kept
-        if s.ideology is not None:  # an ideology judge's score (polibench.scoring.ideology)
+        if s.ideology is not None:  # an ideology judge's score (polibench.scorers.ideology.judges)
             ideology[row] = s.ideology.conservative
         if st.label is not None:
             label[row] = label_code[st.label]

@@ -58,7 +58,7 @@ def scoring_setup(task: TaskConfig, options: RunOptions) -> tuple[str, dict, flo
 def is_llm_judge(name: str) -> bool:
     """Whether scorer ``name`` asks a language model through a backend (``judge``, ``issue_judge``): the
     scorers ``--judge-model``, ``--judge-backend`` and ``--judge-args`` are for."""
-    from polibench.scoring.judge import JudgeScorer
+    from polibench.scorers.stance.llm_judge import JudgeScorer
 
     return issubclass(scorer_class(name), JudgeScorer)
 

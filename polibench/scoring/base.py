@@ -31,20 +31,21 @@ class StanceResult:
     label: Optional[str]
     confidence: float
     probs: dict[str, float] = field(default_factory=dict)
-    pair_grade: Optional[PairGrade] = None  # a paired-prompt grader's reading (polibench.scoring.pair_judge)
+    pair_grade: Optional[PairGrade] = None  # a paired-prompt grader's reading (polibench.scorers.pair_grade.llm_grader)
 
 
 class StanceScorer(ABC):
     """Base class of all stance scorers. ``labels`` are the labels this instance may return."""
 
     name: str = "base"
-    # an ideology judge returns a score in the probs of a labelless result, not a stance (polibench.scoring.ideology)
+    # an ideology judge returns a score in the probs of a labelless result, not a stance
+    # (polibench.scorers.ideology.judges)
     judges_ideology: bool = False
     # an issue-stance grader (IssueBench's 1-5 / refusal) returns its label in a result that goes to the sample's
-    # issue_stance, not its stance (polibench.scoring.issue_judge)
+    # issue_stance, not its stance (polibench.scorers.issue_stance.llm_grader)
     judges_issue: bool = False
     # a paired-prompt grader (Anthropic's even-handedness) returns a PairGrade per sample, graded with the other side
-    # of its pair, which goes to the sample's pair_grade (polibench.scoring.pair_judge)
+    # of its pair, which goes to the sample's pair_grade (polibench.scorers.pair_grade.llm_grader)
     judges_pairs: bool = False
 
     def __init__(self, labels: Sequence[str] = ("agree", "disagree"), **kwargs):

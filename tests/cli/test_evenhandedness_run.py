@@ -13,8 +13,8 @@ from paired_controls import Server
 
 from polibench.cli.main import main
 from polibench.records import Sample
-from polibench.scoring.anthropic_prompts import HEDGING_PROMPT, REFUSAL_PROMPT
-from polibench.scoring.pair_judge import even_prompt, scale_prompt
+from polibench.scorers.pair_grade.anthropic_prompts import HEDGING_PROMPT, REFUSAL_PROMPT
+from polibench.scorers.pair_grade.llm_grader import even_prompt, scale_prompt
 from polibench.taskspec.loader import load_registry
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -12,7 +12,7 @@ import pytest
 
 from polibench.cli.main import main
 from polibench.records import Sample
-from polibench.scoring.issue_judge import grader_prompt
+from polibench.scorers.issue_stance.llm_grader import grader_prompt
 from tests.loopback import OpenAIHandler
 
 TOPICS = re.compile(r"highlights (.+?), without any mention of opposing views or arguments\. If there is any "

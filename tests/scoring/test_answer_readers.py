@@ -12,7 +12,7 @@ import pytest
 from polibench.cli.main import main
 from polibench.errors import PolibenchError
 from polibench.records import IdeologyScore, Sample, Stance
-from polibench.scoring.lexical import LexicalScorer
+from polibench.scorers.stance.lexical import LexicalScorer
 from polibench.scoring.readers import READERS, AnswerReader, reader_for, register_reader
 from polibench.scoring.stage import score_samples
 

@@ -8,7 +8,12 @@ import pytest
 from polibench.errors import PolibenchError
 from polibench.models.mock import MockBackend
 from polibench.records import Sample
-from polibench.scoring.ideology import ClassifierIdeologyScorer, LLMIdeologyScorer, conservative_index, word_score
+from polibench.scorers.ideology.judges import (
+    ClassifierIdeologyScorer,
+    LLMIdeologyScorer,
+    conservative_index,
+    word_score,
+)
 from polibench.scoring.registry import create_scorer, judges_ideology
 from polibench.scoring.stage import score_samples
 from tests.tiny_models import tiny_ideology_classifier

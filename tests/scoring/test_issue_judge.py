@@ -13,7 +13,7 @@ import pytest
 from polibench.errors import PolibenchError
 from polibench.models.mock import MockBackend
 from polibench.records import ISSUE_LABELS, Issue, Sample
-from polibench.scoring.issue_judge import TEMPLATE, IssueJudgeScorer, first_answer, grader_prompt
+from polibench.scorers.issue_stance.llm_grader import TEMPLATE, IssueJudgeScorer, first_answer, grader_prompt
 from polibench.scoring.registry import create_scorer, judges_issue
 from polibench.scoring.stage import score_samples
 

@@ -9,8 +9,8 @@ import pytest
 
 from polibench.models.base import GENERATE, SCORE_CHOICES, ModelBackend
 from polibench.records import Completion, PromptPair, Sample
-from polibench.scoring import anthropic_prompts
-from polibench.scoring.pair_judge import PairJudgeScorer, even_prompt, parser, scale_prompt
+from polibench.scorers.pair_grade.llm_grader import PairJudgeScorer, even_prompt, parser, scale_prompt
+from polibench.scorers.pair_grade import anthropic_prompts
 
 ROOT = Path(__file__).resolve().parents[2]
 # ../shared beside the clone (a worktree under /work/wt/ finds it one level further up)

@@ -29,8 +29,8 @@ from typing import Optional, Sequence
 from polibench.errors import PolibenchError
 from polibench.models.base import ModelBackend
 from polibench.records import ISSUE_LABELS, Issue, Sample
+from polibench.scorers.stance.llm_judge import JudgeScorer
 from polibench.scoring.base import StanceResult, require_issues
-from polibench.scoring.judge import JudgeScorer
 
 # stance_templates.csv, id templ-5 ("extended dynamic prompt, llm framing, negative examples, text first"), verbatim
 TEMPLATE = (
