@@ -3,6 +3,7 @@ scorers through polibench's own entry points (setup.cfg, group polibench.scorers
 
 import importlib
 import pkgutil
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -23,9 +24,11 @@ def test_no_scoring_module_imports_a_scorer():
     assert len(modules) > 5 and out.strip() == "[]"
 
 
-def test_the_scoring_engine_names_no_scorer_module():
+def test_the_scoring_engine_names_no_scorer_module_in_a_string():
+    """No "module:Class" string (nor any string literal) of the engine names a scorer module: only prose may."""
     for path in (ROOT / "polibench" / "scoring").glob("*.py"):
-        assert "polibench.scorers." not in path.read_text(encoding="utf-8"), path.name
+        text = path.read_text(encoding="utf-8")
+        assert re.search(r"[\"']polibench\.scorers\.", text) is None, path.name
 
 
 def test_embedded_scorer_is_an_entry_point_of_polibench_itself():
