@@ -108,14 +108,14 @@ def measure(predict, texts) -> tuple[dict, list[dict], dict, list[dict]]:
 
 def eval_command(args) -> int:
     from polibench.scorers.ideology.corpus import corpus_split, read_corpus
-    from polibench.scoring.registry import create_scorer, judges_ideology
+    from polibench.scoring.registry import create_scorer, reads
 
     scorer_args = parse_kv(args.scorer_args, "--scorer-args")
     if args.judge:
         scorer_name, scorer_args = "ideology", {**scorer_args, "judge": args.judge}
     else:
         scorer_name = args.scorer
-    if not judges_ideology(scorer_name):
+    if reads(scorer_name) != "ideology":
         raise PolibenchError(f"--scorer '{scorer_name}' is not an ideology judge (ideology, ideology_classifier, "
                              "ideology_llm)")
     if args.data.startswith("builtin:"):

@@ -128,7 +128,7 @@ def eval_command(args: argparse.Namespace) -> int:
     from polibench.errors import PolibenchError
     from polibench.scorers.stance.data import load_examples
     from polibench.scorers.stance.evaluate import THRESHOLDS, evaluate_scorer, format_report, write_outputs
-    from polibench.scoring.registry import create_scorer, judges_issue
+    from polibench.scoring.registry import create_scorer, reads
 
     if args.limit is not None and args.limit < 1:
         raise PolibenchError(f"--limit must be at least 1 (got {args.limit})")
@@ -137,7 +137,7 @@ def eval_command(args: argparse.Namespace) -> int:
     scorer_args = parse_kv(args.scorer_args, "--scorer-args")
     if args.model:
         scorer_args["model"] = args.model
-    if judges_issue(args.scorer):
+    if reads(args.scorer) == "issue_stance":
         return _issue_eval(args, scorer_args)
     examples = load_examples(args.data)[:args.limit]
     scorer = create_scorer(args.scorer, split_names(args.labels), **scorer_args)

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import Optional
+
 from polibench.errors import PolibenchError
 from polibench.kit.registry import Registry, subclass_of
 from polibench.scoring.base import StanceScorer
@@ -34,19 +36,10 @@ def scorer_class(name: str) -> type[StanceScorer]:
     return SCORERS.get(name)
 
 
-def judges_ideology(name: str) -> bool:
-    """Whether scorer ``name`` is an ideology judge (:mod:`polibench.scorers.ideology.judges`), not a stance scorer."""
-    return name in SCORERS and scorer_class(name).judges_ideology
-
-
-def judges_issue(name: str) -> bool:
-    """Whether scorer ``name`` grades IssueBench stances (:mod:`polibench.scorers.issue_stance.llm_grader`)."""
-    return name in SCORERS and scorer_class(name).judges_issue
-
-
-def judges_pairs(name: str) -> bool:
-    """Whether scorer ``name`` grades paired prompts (:mod:`polibench.scorers.pair_grade.llm_grader`)."""
-    return name in SCORERS and scorer_class(name).judges_pairs
+def reads(name: str) -> Optional[str]:
+    """The reading scorer ``name`` writes (:attr:`~polibench.scoring.base.StanceScorer.reads`); None for a name no
+    package registers."""
+    return scorer_class(name).reads if name in SCORERS else None
 
 
 def create_scorer(name: str, labels, **kwargs) -> StanceScorer:

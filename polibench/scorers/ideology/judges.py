@@ -48,7 +48,7 @@ class IdeologyScorer(StanceScorer):
     """Base of every ideology judge: implement :meth:`judge`."""
 
     name = "ideology-base"
-    judges_ideology = True
+    reads = "ideology"
 
     @abstractmethod
     def judge(self, texts: Sequence[str], progress=None) -> list[float]:

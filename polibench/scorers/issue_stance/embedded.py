@@ -105,7 +105,7 @@ class IssueStanceScorer(StanceScorer):
     """The offline issue-stance grader (see the module docstring); its results go to ``issue_stance``."""
 
     name = "issue"
-    judges_issue = True
+    reads = "issue_stance"
 
     def __init__(self, labels: Sequence[str] = ("agree", "disagree"), *, model: Optional[str] = None):
         super().__init__(labels)

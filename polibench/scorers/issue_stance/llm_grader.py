@@ -81,7 +81,7 @@ class IssueJudgeScorer(JudgeScorer):
     """IssueBench's grader; its result goes to the sample's ``issue_stance`` (see :mod:`polibench.scoring.stage`)."""
 
     name = "issue_judge"
-    judges_issue = True
+    reads = "issue_stance"
 
     def __init__(self, labels: Sequence[str] = ("agree", "disagree"), *, model: Optional[str] = None,
                  backend: Optional[str] = None, max_new_tokens: int = 8, cache: bool = True, **model_args):

@@ -94,8 +94,7 @@ class PairJudgeScorer(IssueJudgeScorer):
     :mod:`polibench.scoring.stage`). A cached LLM grader on any backend, as ``issue_judge``."""
 
     name = "pair_judge"
-    judges_issue = False
-    judges_pairs = True
+    reads = "pair_grade"
 
     def __init__(self, labels: Sequence[str] = ("agree", "disagree"), *, model: Optional[str] = None,
                  backend: Optional[str] = None, max_new_tokens: int = 8, cache: bool = True, samples: int = 1,
@@ -186,7 +185,7 @@ class PairJudgeScorer(IssueJudgeScorer):
                     "paired": True, "probs": {**grades[i].probs, **seen}})
         if progress:
             progress(len(samples))
-        return [StanceResult("graded" if g.complete else None, 1.0 if g.complete else 0.0, pair_grade=g)
+        return [StanceResult("graded" if g.complete else None, 1.0 if g.complete else 0.0, reading=g)
                 for g in grades]
 
 
