@@ -1,6 +1,6 @@
 """A disk cache of frozen sentence embeddings for the readers' benchmarks (a helper, not a benchmark).
 
-``CachedEncoder(path, folder)`` embeds like :class:`polibench.stance.issue_model.Encoder` (mean-pooled,
+``CachedEncoder(path, folder)`` embeds like :class:`polibench.scorers.issue_stance.model.Encoder` (mean-pooled,
 L2-normalised), but keeps every vector it computed in ``folder/<encoder name>-<max_length>.npz`` keyed by the
 text's hash, so comparisons of heads and features encode each text once per encoder.
 """

@@ -58,7 +58,7 @@ def main() -> None:
 
     from polibench.fairness.spec import load_task
     from polibench.fairness.train import TrainSettings, build_trainer, load_model, predict_probs
-    from polibench.stance.embedded import minilm_path
+    from polibench.scorers.stance.embedded import minilm_path
 
     torch.set_num_threads(args.threads)
     task = load_task("hate-identity")

@@ -58,7 +58,7 @@ def run_once(model_dir: Path, out: Path, args, keep_loaded: bool) -> dict:
 
     from polibench.models.hf import HFBackend
     from polibench.pipeline.run import RunOptions, evaluate
-    from polibench.scoring.lexical import LexicalScorer
+    from polibench.scorers.stance.lexical import LexicalScorer
     from polibench.scoring.registry import register_scorer
     from polibench.taskspec.loader import load_registry
 

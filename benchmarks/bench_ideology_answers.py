@@ -8,7 +8,7 @@
 Candidates differ in the encoder (MiniLM-L6 or all-mpnet-base-v2, frozen, mean-pooled), the training texts (the
 ideology corpus's train split, the model-voice answers' train split, or both) and whether the judge pairs the
 text with what it answers (``about``, the proposition): the paired judges add the text's *stance* towards the
-proposition times the proposition's *leaning* (see :mod:`polibench.ideology.paired`). Each is measured on the
+proposition times the proposition's *leaning* (see :mod:`polibench.scorers.ideology.paired`). Each is measured on the
 answers' dev split (16 x 6 topics the judge never saw, in frames it never saw) and on the corpus's dev split
 (Liu-style continuations, posts and news sentences: the judge's other job). Embeddings are cached with
 ``--cache DIR`` (benchmarks/_embedding_cache.py), so each text is encoded once per encoder.
@@ -28,10 +28,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _embedding_cache import CachedEncoder  # noqa: E402
 
-from polibench.ideology.corpus import NEUTRAL, about_labels, corpus_split  # noqa: E402
-from polibench.ideology.judge import validation_figures  # noqa: E402
-from polibench.ideology.paired import fit_paired, fit_text_model, precision_at_kept  # noqa: E402
 from polibench.models.sentence_encoders import encoder_path  # noqa: E402
+from polibench.scorers.ideology.corpus import NEUTRAL, about_labels, corpus_split  # noqa: E402
+from polibench.scorers.ideology.paired import fit_paired, fit_text_model, precision_at_kept  # noqa: E402
+from polibench.scorers.ideology.recipe import validation_figures  # noqa: E402
 
 
 def sample(texts, n):
@@ -88,9 +88,9 @@ def run_compare(args) -> None:
 
 
 def run_test(args) -> None:
-    """The default judge's recipe (:data:`polibench.ideology.embedded.RECIPE`, unchanged by issue 39: no candidate
-    beat it on dev) fit as shipped (the corpus's train + dev) and measured once on the answers' test split."""
-    from polibench.ideology.embedded import RECIPE
+    """The default judge's recipe (:data:`polibench.scorers.ideology.embedded.RECIPE`, unchanged by issue 39: no
+    candidate beat it on dev) fit as shipped (the corpus's train + dev) and measured once on the answers' test split."""
+    from polibench.scorers.ideology.embedded import RECIPE
 
     enc = CachedEncoder(encoder_path("minilm"), Path(args.cache), "minilm")
     train = [t for s in RECIPE["train_splits"] for t in corpus_split(str(s))]  # type: ignore[union-attr]

@@ -1,6 +1,6 @@
 """Benchmark: the offline default ideology judge on polibench's ideology corpus and on the check set.
 
-Default run: trains the default recipe (``polibench.ideology.embedded.RECIPE``) on the train + dev splits, as
+Default run: trains the default recipe (``polibench.scorers.ideology.embedded.RECIPE``) on the train + dev splits, as
 the cached default judge is trained, and prints on the **test split** (topics never seen in training):
 accuracy, macro-F1, Brier score and ECE on the liberal and conservative texts, per style, the spread of the
 scores per label, and the same figures on the hand-written check set (``tests/fixtures/ideology_check.jsonl``,
@@ -47,8 +47,8 @@ def sample(texts: list, n: int | None, seed: int = 0) -> list:
 
 
 def lines_for(name: str, probs: np.ndarray, texts: list) -> list[str]:
-    from polibench.ideology.corpus import NEUTRAL
-    from polibench.ideology.judge import score_spread, validation_figures
+    from polibench.scorers.ideology.corpus import NEUTRAL
+    from polibench.scorers.ideology.recipe import score_spread, validation_figures
 
     labels = np.array([t.label for t in texts])
     f = validation_figures(probs, labels)
@@ -79,8 +79,8 @@ def compare(n: int | None) -> None:
     from sklearn.feature_extraction.text import TfidfVectorizer
     from sklearn.linear_model import LogisticRegression
 
-    from polibench.ideology.corpus import NEUTRAL, corpus_split
-    from polibench.ideology.judge import _vectorizer, embed, minilm_path
+    from polibench.scorers.ideology.corpus import NEUTRAL, corpus_split
+    from polibench.scorers.ideology.recipe import _vectorizer, embed, minilm_path
 
     train, dev = sample(corpus_split("train"), n), sample(corpus_split("dev"), n)
     started = time.time()
@@ -148,7 +148,7 @@ def train_with_extra() -> tuple[list, list[str]]:
     import importlib.util
     import re
 
-    from polibench.ideology.corpus import LABEL_NAMES, LabelledText
+    from polibench.scorers.ideology.corpus import LABEL_NAMES, LabelledText
 
     spec = importlib.util.spec_from_file_location("build_corpus", TOOLS / "build_corpus.py")
     module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
@@ -161,8 +161,8 @@ def train_with_extra() -> tuple[list, list[str]]:
 def data_curve(n: int | None) -> None:
     from sklearn.linear_model import LogisticRegression
 
-    from polibench.ideology.corpus import NEUTRAL, corpus_split
-    from polibench.ideology.judge import _vectorizer, embed, minilm_path
+    from polibench.scorers.ideology.corpus import NEUTRAL, corpus_split
+    from polibench.scorers.ideology.recipe import _vectorizer, embed, minilm_path
 
     everything, extra = train_with_extra()
     train, dev = sample(everything, n), sample(corpus_split("dev"), n)
@@ -203,9 +203,9 @@ def finetune(n: int | None, epochs: float = 2.0, learning_rate: float = 1e-4, ba
     import torch
     from transformers import AutoModelForSequenceClassification, AutoTokenizer, set_seed
 
-    from polibench.ideology.corpus import NEUTRAL, corpus_split
-    from polibench.ideology.judge import minilm_path
     from polibench.kit.training import freeze_lower, quiet_transformers, run_trainer
+    from polibench.scorers.ideology.corpus import NEUTRAL, corpus_split
+    from polibench.scorers.ideology.recipe import minilm_path
 
     train, dev = sample(corpus_split("train"), n), sample(corpus_split("dev"), n)
     rows = [(t.text, label) for t in train for label in ((0, 1) if t.label == NEUTRAL else (t.label,))]
@@ -256,9 +256,9 @@ def main() -> None:
         finetune(n, epochs=args.epochs)
         return
 
-    from polibench.ideology.corpus import corpus_split, read_corpus
-    from polibench.ideology.embedded import RECIPE
-    from polibench.ideology.judge import minilm_path, train_judge
+    from polibench.scorers.ideology.corpus import corpus_split, read_corpus
+    from polibench.scorers.ideology.embedded import RECIPE
+    from polibench.scorers.ideology.recipe import minilm_path, train_judge
 
     train = [t for split in RECIPE["train_splits"] for t in sample(corpus_split(str(split)), n)]
     test = sample(corpus_split("test"), n)

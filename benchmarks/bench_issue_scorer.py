@@ -1,8 +1,8 @@
 """Choose the offline issue-stance scorer's recipe on the dev split of its gold set, and (once) report the test split.
 
     python benchmarks/bench_issue_scorer.py              # recipes fit on train, measured on dev (issues unseen)
-    python benchmarks/bench_issue_scorer.py --test       # the chosen recipe (polibench.stance.issue.RECIPE), fit
-                                                         # on train + dev, measured once on test
+    python benchmarks/bench_issue_scorer.py --test       # the chosen recipe (scorers.issue_stance.embedded.RECIPE),
+                                                         # fit on train + dev, measured once on test
     python benchmarks/bench_issue_scorer.py --smoke      # a few examples: checks that the script runs
 
 Each line: the recipe, 6-way and 3-way macro-F1 at confidence 0.0, and at 0.5 with the share kept.
@@ -23,18 +23,18 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from polibench.records import ISSUE_LABELS  # noqa: E402
-from polibench.scoring.base import StanceResult  # noqa: E402
-from polibench.stance.embedded import minilm_path  # noqa: E402
-from polibench.stance.issue import RECIPE  # noqa: E402
-from polibench.stance.issue_data import load_issue_examples  # noqa: E402
-from polibench.stance.issue_eval import threshold_rows  # noqa: E402
-from polibench.stance.issue_model import (  # noqa: E402
+from polibench.scorers.issue_stance.data import load_issue_examples  # noqa: E402
+from polibench.scorers.issue_stance.embedded import RECIPE  # noqa: E402
+from polibench.scorers.issue_stance.evaluate import threshold_rows  # noqa: E402
+from polibench.scorers.issue_stance.model import (  # noqa: E402
     Encoder,
     Linear,
     encode_examples,
     fit_encoded,
     polarity_vector,
 )
+from polibench.scorers.stance.embedded import minilm_path  # noqa: E402
+from polibench.scoring.base import StanceResult  # noqa: E402
 
 
 def figures(gold, probs) -> str:

@@ -6,7 +6,7 @@
 
 Candidates differ in the encoder (MiniLM-L6 or all-mpnet-base-v2, frozen), the training data (the first gold
 set's train split, or it with the model-voice train split) and the head (the two-stage model of
-:mod:`polibench.stance.issue_model`, or one logistic regression on pooled features). Each line: 3-way (pro /
+:mod:`polibench.scorers.issue_stance.model`, or one logistic regression on pooled features). Each line: 3-way (pro /
 neutral or refusal / con) and 6-way macro-F1 with everything kept, then the share kept and the 3-way accuracy
 (precision) at confidence >= 0.5 / 0.7 / 0.9. The voice dev split's six topics and its frames are unseen in
 training; the first gold set's dev split is printed beside it. Embeddings are cached with ``--cache DIR``.
@@ -28,15 +28,15 @@ from _embedding_cache import CachedEncoder  # noqa: E402
 
 from polibench.models.sentence_encoders import encoder_path  # noqa: E402
 from polibench.records import ISSUE_LABELS  # noqa: E402
-from polibench.scoring.base import StanceResult  # noqa: E402
-from polibench.stance.issue_data import THREE_WAY, load_issue_examples  # noqa: E402
-from polibench.stance.issue_eval import threshold_rows  # noqa: E402
-from polibench.stance.issue_model import (  # noqa: E402
+from polibench.scorers.issue_stance.data import THREE_WAY, load_issue_examples  # noqa: E402
+from polibench.scorers.issue_stance.evaluate import threshold_rows  # noqa: E402
+from polibench.scorers.issue_stance.model import (  # noqa: E402
     encode_examples,
     fit_encoded,
     fit_single_stage,
     polarity_vector,
 )
+from polibench.scoring.base import StanceResult  # noqa: E402
 
 
 def figures(gold, probs) -> str:
@@ -51,7 +51,7 @@ def figures(gold, probs) -> str:
 
 
 def single_stage(train_enc, train_ex, eval_enc, c, polarity=None):
-    """The single-stage model (:func:`polibench.stance.issue_model.fit_single_stage`); with ``polarity``, the
+    """The single-stage model (:func:`polibench.scorers.issue_stance.model.fit_single_stage`); with ``polarity``, the
     ``sigma * m`` features too."""
     model = fit_single_stage("", polarity if polarity is not None else np.zeros(1), train_enc, train_ex, head_c=c,
                              polar=polarity is not None)
@@ -102,7 +102,7 @@ def run_compare(args) -> None:
 
 
 def run_test(args) -> None:
-    from polibench.stance.issue import RECIPE, training_examples
+    from polibench.scorers.issue_stance.embedded import RECIPE, training_examples
 
     name = str(RECIPE["encoder"])
     enc = CachedEncoder(encoder_path(name), Path(args.cache), name)

@@ -131,7 +131,7 @@ def main() -> None:
 
     if args.threads:
         torch.set_num_threads(args.threads)
-    from polibench.ideology.lexical import TfidfIdeologyScorer, partisan_corpus
+    from polibench.scorers.ideology.tfidf import TfidfIdeologyScorer, partisan_corpus
 
     started = time.time()
     rates, lambdas, reference = RATES, LAMBDAS, args.reference_steps

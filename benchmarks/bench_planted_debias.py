@@ -274,12 +274,12 @@ def main() -> None:
     from polibench.debias.perplexity import perplexity
     from polibench.debias.rerank import RerankBackend
     from polibench.debias.rewards import JudgeReward
-    from polibench.ideology.corpus import builtin_corpus
-    from polibench.ideology.lexical import TfidfIdeologyScorer, partisan_corpus
     from polibench.models.hf import HFBackend
     from polibench.pipeline.run import RunOptions
+    from polibench.scorers.ideology.corpus import builtin_corpus
+    from polibench.scorers.ideology.tfidf import TfidfIdeologyScorer, partisan_corpus
+    from polibench.scorers.stance.data import gold_path, load_examples
     from polibench.scoring.registry import create_scorer
-    from polibench.stance.data import gold_path, load_examples
     from polibench.taskspec.loader import load_registry
 
     total = time.time()
@@ -383,7 +383,7 @@ def main() -> None:
                 raise SystemExit(f"unknown method '{method}'")
     judge_key = ""
     if evaluation == "ideology" and not evaluation_args:
-        from polibench.ideology.embedded import default_key
+        from polibench.scorers.ideology.embedded import default_key
 
         judge_key = f" (cache key {default_key()[:16]})"
     shown_args = f" {evaluation_args}" if evaluation_args else ""

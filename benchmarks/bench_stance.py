@@ -29,12 +29,12 @@ def main() -> None:
 
     if args.threads:
         torch.set_num_threads(args.threads)
-    from polibench.scoring.classifier import ClassifierScorer
+    from polibench.scorers.stance.classifier import ClassifierScorer
+    from polibench.scorers.stance.data import load_examples
+    from polibench.scorers.stance.embedded import EmbeddedStanceScorer, ensure_default_checkpoint, minilm_path, recipe
+    from polibench.scorers.stance.evaluate import evaluate_scorer, row_at
+    from polibench.scorers.stance.train import read_metadata, train_classifier
     from polibench.scoring.registry import create_scorer
-    from polibench.stance.data import load_examples
-    from polibench.stance.embedded import EmbeddedStanceScorer, ensure_default_checkpoint, minilm_path, recipe
-    from polibench.stance.evaluate import evaluate_scorer, row_at
-    from polibench.stance.train import read_metadata, train_classifier
 
     print(f"torch threads: {torch.get_num_threads()}, cpu count: {os.cpu_count()}")
     with tempfile.TemporaryDirectory() as cache:

@@ -1,11 +1,11 @@
 """Benchmark: the embedded scorer's recipe on the dev split (where its settings are chosen), never on test.
 
-Trains the recipe (``polibench.stance.embedded.recipe``, with optional overrides) on the gold train split and
+Trains the recipe (``polibench.scorers.stance.embedded.recipe``, with optional overrides) on the gold train split and
 evaluates it on the gold dev split (gold v4: no statement and no wording shared with train; before v4 the dev split
 was carved from train by statement, ``--dev-file carve``), then prints:
 
 * macro-F1 and retained share on dev at thresholds 0.0, 0.8 and 0.9, and accuracy per response style;
-* restated answers built from the held-out markers of ``polibench.stance.restated`` (markers kept out of the
+* restated answers built from the held-out markers of ``polibench.scorers.stance.restated`` (markers kept out of the
   gold data: the property test's set, and the ``FRESH`` set never used for a decision) for every dev
   statement, every marker: share read correctly, share kept at 0.9 and share right among kept, per side.
 
@@ -27,7 +27,7 @@ from pathlib import Path
 
 
 def held_out_rows(scorer, statements: list[str]) -> list[str]:
-    from polibench.stance.restated import AGREE_FRESH, AGREE_HELDOUT, DISAGREE_FRESH, DISAGREE_HELDOUT, restate
+    from polibench.scorers.stance.restated import AGREE_FRESH, AGREE_HELDOUT, DISAGREE_FRESH, DISAGREE_HELDOUT, restate
 
     lines = []
     for label, pool in (("agree", AGREE_HELDOUT), ("disagree", DISAGREE_HELDOUT), ("agree", AGREE_FRESH),
@@ -62,11 +62,11 @@ def main() -> None:
     parser.add_argument("--no-markers", action="store_true", help="skip the held-out marker rows (dev split only)")
     args = parser.parse_args()
 
-    from polibench.scoring.classifier import ClassifierScorer
-    from polibench.stance.data import load_examples, split_by_statement
-    from polibench.stance.embedded import minilm_path, recipe
-    from polibench.stance.evaluate import evaluate_scorer, row_at
-    from polibench.stance.train import train_classifier
+    from polibench.scorers.stance.classifier import ClassifierScorer
+    from polibench.scorers.stance.data import load_examples, split_by_statement
+    from polibench.scorers.stance.embedded import minilm_path, recipe
+    from polibench.scorers.stance.evaluate import evaluate_scorer, row_at
+    from polibench.scorers.stance.train import train_classifier
 
     if args.dev_file == "carve":
         rest, dev = split_by_statement(load_examples(args.train_file), 0.2, seed=0)

@@ -5,7 +5,7 @@ The dev split is the one recipes are chosen on: gold:dev since gold v4 (before i
 forward pass of MiniLM-L6 over the dev-train and dev examples keeps the output of layers 3 to 6; then:
 
 * ``top-K``: the top K layers, pooler and head fine-tuned on the cached output of the lower 6 - K layers
-  (:mod:`polibench.stance.cached`), at the learning rates and epochs given;
+  (:mod:`polibench.scorers.stance.train_top`), at the learning rates and epochs given;
 * ``frozen-lr``: the whole encoder frozen, a logistic regression (scikit-learn) on the pair's last-layer
   features (mean-pooled tokens and the [CLS] vector of ``[CLS] statement [SEP] response [SEP]``).
 
@@ -34,8 +34,8 @@ from pathlib import Path
 
 def figures(examples, probs) -> str:
     """Dev figures at 0.0 / 0.8 / 0.9 from class probabilities (rows in polibench's label order)."""
+    from polibench.scorers.stance.evaluate import threshold_rows
     from polibench.scoring.base import LABELS, StanceResult
-    from polibench.stance.evaluate import threshold_rows
 
     results = [StanceResult(LABELS[int(p.argmax())], float(p.max()), {}) for p in probs]
     rows = {row["threshold"]: row for row in threshold_rows(examples, results, (0.0, 0.8, 0.9))}
@@ -58,11 +58,11 @@ def main() -> None:
     import torch
     from sklearn.linear_model import LogisticRegression
 
+    from polibench.scorers.stance.data import load_examples
+    from polibench.scorers.stance.embedded import minilm_path, recipe
+    from polibench.scorers.stance.train import load_base
+    from polibench.scorers.stance.train_top import fit_top_layers, lower_states, top_logits
     from polibench.scoring.base import LABELS
-    from polibench.stance.cached import fit_top_layers, lower_states, top_logits
-    from polibench.stance.data import load_examples
-    from polibench.stance.embedded import minilm_path, recipe
-    from polibench.stance.train import load_base
 
     if args.threads:
         torch.set_num_threads(args.threads)

@@ -1,7 +1,7 @@
 """Benchmark: how a stance scorer reads restated answers built from markers kept out of the gold data, per marker.
 
 For every statement of every built-in instrument (the property test's statements,
-tests/stance/test_stance_restated.py) and every marker of ``polibench.stance.restated`` (``AGREE_HELDOUT`` /
+tests/stance/test_stance_restated.py) and every marker of ``polibench.scorers.stance.restated`` (``AGREE_HELDOUT`` /
 ``DISAGREE_HELDOUT``, the property test's held-out set, and ``AGREE_FRESH`` / ``DISAGREE_FRESH``, the set never
 used for a decision), the answer "<marker> <statement>" is scored, and this prints per marker and per set:
 
@@ -33,7 +33,7 @@ def builtin_statements() -> list[str]:
 
 def marker_rows(scorer, statements: list[str], templates, side: str) -> list[tuple[str, int, int, int, int, str]]:
     """Per template: (template, n, read right, kept, right at >= 0.9, the wrong labels given)."""
-    from polibench.stance.restated import restate
+    from polibench.scorers.stance.restated import restate
 
     pairs = [(t, s, restate(t, s)) for t in templates for s in statements]
     results = scorer.score([p[1] for p in pairs], [p[2] for p in pairs])
@@ -59,8 +59,8 @@ def main() -> None:
     args = parser.parse_args()
 
     from polibench.cli.args import parse_kv
+    from polibench.scorers.stance.restated import AGREE_FRESH, AGREE_HELDOUT, DISAGREE_FRESH, DISAGREE_HELDOUT
     from polibench.scoring.registry import create_scorer
-    from polibench.stance.restated import AGREE_FRESH, AGREE_HELDOUT, DISAGREE_FRESH, DISAGREE_HELDOUT
 
     scorer = create_scorer(args.scorer, ("agree", "disagree", "neutral", "unrelated"),
                            **parse_kv(args.scorer_args, "--scorer-args"))

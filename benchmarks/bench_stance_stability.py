@@ -5,9 +5,9 @@
     PYTHONPATH=$PWD python benchmarks/bench_stance_stability.py --work DIR --table       # the table only
     PYTHONPATH=$PWD python benchmarks/bench_stance_stability.py --smoke                  # CI size, scratch folder
 
-Each *run* trains the scorer's recipe (``polibench.stance.embedded.recipe(version)``) on the gold data it trains on,
-once, in its own process, with one perturbation of the arithmetic or of the training (:data:`RUNS`): torch's CPU
-kernels (``ATEN_CPU_CAPABILITY=default`` instead of the machine's own, AVX2 here), MKL's code path
+Each *run* trains the scorer's recipe (``polibench.scorers.stance.embedded.recipe(version)``) on the gold data it
+trains on, once, in its own process, with one perturbation of the arithmetic or of the training (:data:`RUNS`): torch's
+CPU kernels (``ATEN_CPU_CAPABILITY=default`` instead of the machine's own, AVX2 here), MKL's code path
 (``MKL_CBWR=COMPATIBLE``), oneDNN off, one thread instead of two, another training seed, or relative noise of
 1e-7 on the initial weights (what another machine's float32 rounding does to the first steps). The reference run
 trains as a user's first use does here. Each run then reads every response that a shipped leaderboard entry's
@@ -94,10 +94,10 @@ def train_and_read(run_name: str, recipe_version: int, work: Path, pairs_file: P
     """In this (fresh) process: train the recipe with the run's perturbation, then read the pairs."""
     import torch
 
-    from polibench.scoring.classifier import ClassifierScorer
+    from polibench.scorers.stance.classifier import ClassifierScorer
+    from polibench.scorers.stance.embedded import minilm_path, recipe, training_examples
+    from polibench.scorers.stance.train import train_classifier
     from polibench.scoring.fingerprint import weights_digest
-    from polibench.stance.embedded import minilm_path, recipe, training_examples
-    from polibench.stance.train import train_classifier
 
     run = RUNS[run_name]
     torch.set_num_threads(run.threads)
@@ -309,7 +309,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--_one", help=argparse.SUPPRESS)
     parser.add_argument("--_pairs", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    from polibench.stance.embedded import RECIPE_VERSION
+    from polibench.scorers.stance.embedded import RECIPE_VERSION
 
     args.recipe = args.recipe or RECIPE_VERSION
     if args._one:

@@ -9,10 +9,12 @@ these records, one JSON object per line, so every number in ``results.json`` can
 from __future__ import annotations
 
 import json
-from typing import ClassVar, Literal, Optional
+from dataclasses import dataclass
+from typing import Any, Callable, ClassVar, Literal, Optional
 
-from pydantic import ConfigDict, Field, field_validator, model_serializer, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_serializer, model_validator
 
+from polibench.kit.registry import Registry
 from polibench.kit.strict import Number, Strict, WholeNumber
 
 StanceLabel = Literal["agree", "disagree", "neutral", "unrelated"]
@@ -124,7 +126,7 @@ class Stance(Strict):
 
 class IdeologyScore(Strict):
     """An ideology judge's reading of one response (Liu et al.): the probability that it is conservative
-    (0 liberal, 1 conservative), and the judge that read it (:mod:`polibench.scoring.ideology`)."""
+    (0 liberal, 1 conservative), and the judge that read it (:mod:`polibench.scorers.ideology.judges`)."""
 
     KEY: ClassVar[str] = "conservative"  # the judges' probability of this class is the score
 
@@ -204,7 +206,8 @@ class PromptPair(Strict):
 
 
 class PairGrade(Strict):
-    """The paired-prompt graders' reading of one response and of its pair (:mod:`polibench.scoring.pair_judge`).
+    """The paired-prompt graders' reading of one response and of its pair
+    (:mod:`polibench.scorers.pair_grade.llm_grader`).
 
     Per response: ``refusal`` and ``hedging``, each P(4 or 5) on its 1-5 scale. Per pair (the same on both sides):
     ``even`` = P(C), the mean over the two orders in which the pair was shown; ``favours_this`` / ``favours_other``
@@ -255,9 +258,86 @@ def _migrate_ideology(data):
     return data
 
 
+@dataclass(frozen=True)
+class Reading:
+    """What one kind of scorer writes into each sample it reads (:attr:`polibench.scoring.base.StanceScorer.reads`),
+    stored under ``name`` in samples.jsonl.
+
+    ``model``: its record (a :class:`Strict` model). ``after``: the samples.jsonl key it follows in a line (empty:
+    at the end), so that lines keep their key order. ``verdict(result, scorer, threshold)``: from the scorer's
+    result (label, confidence, probs, and ``reading``, a record the scorer made itself), the sample's
+    :class:`Stance` (kept or not, and why) and the record to store (None: nothing stored). ``item_field`` and
+    ``items``: an item field every item of the task must carry for the scorer to read it (e.g. ``issue``), and
+    the tasks that have it, in words (the preflight's message)."""
+
+    name: str
+    model: type[BaseModel]
+    after: str
+    verdict: Callable[[Any, str, float], tuple[Stance, Optional[BaseModel]]]
+    item_field: Optional[str] = None
+    items: str = ""
+
+
+def stance_verdict(result: Any, scorer: str, threshold: float) -> tuple[Stance, None]:
+    """The stance scorers' verdict: the label, kept when its confidence reaches the threshold; None abstains."""
+    if result.label is None:
+        return Stance(label=None, scorer=scorer, kept=False, reason="abstained"), None
+    kept = result.confidence >= threshold
+    return Stance(label=result.label, confidence=round(result.confidence, 6),
+                  probs={k: round(v, 6) for k, v in result.probs.items()}, scorer=scorer, kept=kept,
+                  reason="" if kept else "low_confidence"), None
+
+
+def _is_reading(name: str, found: Any) -> Reading:
+    if not isinstance(found, Reading) or found.name != name:
+        raise TypeError(f"is not a polibench Reading named '{name}' (got {found!r})")
+    return found
+
+
+# The stance every scorer gives (stored in Sample.stance, not among the readings).
+STANCE = Reading(name="stance", model=Stance, after="", verdict=stance_verdict)
+# The built-in readings of the scorers of polibench/scorers/<reading>/, declared in setup.cfg's entry points
+# (group polibench.readings), so that this module names none of their modules.
+BUILTIN_READINGS = ("ideology", "issue_stance", "pair_grade")
+# Every reading by name: the stance, the built-in ones, then those of installed families and plugin packages.
+READINGS: Registry[Reading] = Registry("reading", group="readings", part="readings", check=_is_reading,
+                                       builtins=BUILTIN_READINGS, entries={"stance": STANCE})
+
+
 # left out of samples.jsonl when None
-OPTIONAL_FIELDS = ("mask_fills", "options", "option_logprobs", "ideology", "issue", "issue_stance", "pair",
-                   "pair_grade")
+OPTIONAL_FIELDS = ("mask_fills", "options", "option_logprobs", "issue", "pair")
+
+
+def _read_readings(data):
+    """Before validation: each key of ``data`` that is no Sample field but names a registered reading moves into
+    ``readings`` (a None one is dropped); any other unknown key stays, for Strict's one-line error."""
+    if not isinstance(data, dict):
+        return data
+    names = [k for k in data if k not in Sample.model_fields and k in READINGS and k != STANCE.name]
+    if not names:
+        return data
+    data = dict(data)
+    found = {name: data.pop(name) for name in names}
+    data["readings"] = {**(data.get("readings") or {}), **{k: v for k, v in found.items() if v is not None}}
+    return data
+
+
+def _placed(data: dict, readings: dict[str, Any]) -> dict:
+    """``data`` with each reading's serialised record placed after its ``after`` key (after the one placed before
+    it when that key is absent; at the end for an empty ``after``), in the registry's order: the key order of
+    every samples.jsonl line written before readings were registered."""
+    keys, values = list(data), dict(data)
+    anchor = STANCE.name
+    for name in [n for n in READINGS.names() if n in readings]:
+        after = READINGS.get(name).after
+        if not after:
+            keys.append(name)
+        else:
+            anchor = after if after in values else anchor
+            keys.insert(keys.index(anchor) + 1 if anchor in keys else len(keys), name)
+        anchor = name
+        values[name] = readings[name]
+    return {key: values[key] for key in keys}
 
 
 def without_absent(data, names: tuple[str, ...]):
@@ -296,22 +376,50 @@ class Sample(Strict):
     option_logprobs: Optional[list[float]] = Field(None, description="log P(option | prompt) per option, summed "
                                                                      "over its tokens (log-probability variants)")
     stance: Optional[Stance] = None
-    ideology: Optional[IdeologyScore] = Field(None, description="an ideology judge's score (ideology tasks only)")
     issue: Optional[Issue] = Field(None, description="the issue and framing the prompt shows (IssueBench tasks)")
-    issue_stance: Optional[IssueStance] = Field(None, description="an issue-stance grader's label (IssueBench)")
     pair: Optional[PromptPair] = Field(None, description="the pair of opposing requests the prompt belongs to "
                                                          "(paired-prompt tasks)")
-    pair_grade: Optional[PairGrade] = Field(None, description="the paired-prompt graders' reading")
+    # what a scorer of another reading than the stance wrote (READINGS): each stored in samples.jsonl under its
+    # name, not under this key ("ideology": an ideology judge's score, "issue_stance", "pair_grade", a plugin's)
+    readings: dict[str, Any] = Field(default_factory=dict, exclude=True)
 
     @model_validator(mode="before")
     @classmethod
     def _read_legacy_fills(cls, data):
-        return _migrate_ideology(_migrate_fills(data, "response"))
+        return _read_readings(_migrate_ideology(_migrate_fills(data, "response")))
+
+    @field_validator("readings")
+    @classmethod
+    def _typed_readings(cls, value: dict[str, Any]) -> dict[str, Any]:
+        """Each reading validated by its registered record; a name no installed package declares is one error."""
+        typed = {}
+        for name, record in value.items():
+            if name == STANCE.name or name not in READINGS:
+                raise ValueError(f"unknown reading '{name}' (no installed family declares it)")
+            typed[name] = READINGS.get(name).model.model_validate(record)
+        return typed
 
     @model_serializer(mode="wrap")
-    def _omit_absent_fills(self, handler):
-        """Samples without mask fills or answer options serialise exactly as before those fields existed."""
-        return without_absent(handler(self), OPTIONAL_FIELDS)
+    def _omit_absent_fills(self, handler, info):
+        """Samples without mask fills or answer options serialise exactly as before those fields existed; each
+        reading is written under its name, where its ``after`` places it."""
+        data = without_absent(handler(self), OPTIONAL_FIELDS)
+        if not self.readings:
+            return data
+        return _placed(data, {name: record.model_dump(mode=info.mode, by_alias=info.by_alias,
+                                                      exclude_none=info.exclude_none)
+                              for name, record in self.readings.items()})
+
+    def reading(self, name: str) -> Optional[Any]:
+        """The record the scorer of reading ``name`` wrote into this sample; None when none did."""
+        return self.readings.get(name)
+
+    def with_reading(self, name: str, record: Optional[BaseModel]) -> Sample:
+        """A copy with reading ``name`` set to ``record`` (None: removed)."""
+        readings = {k: v for k, v in self.readings.items() if k != name}
+        if record is not None:
+            readings[name] = record
+        return self.model_copy(update={"readings": readings})
 
     @field_validator("dimension", mode="before")
     @classmethod

@@ -123,7 +123,7 @@ def trained_default(tmp_path_factory):
     """``(checkpoint, seconds)``: the embedded default stance scorer, trained (or found in ``$POLIBENCH_CACHE``) once
     per test session, in this process (no subprocess timeout applies to its first-use training, about a quarter of
     an hour on 2 cores for recipe 2) and shared by every test that needs the real classifier."""
-    import polibench.stance.embedded as default
+    import polibench.scorers.stance.embedded as default
 
     cache = os.environ.get("POLIBENCH_CACHE") or str(tmp_path_factory.mktemp("polibench-cache"))
     with pytest.MonkeyPatch.context() as mp:

@@ -30,7 +30,7 @@ from pathlib import Path
 # imported once in the parent: what most benchmarks import (each is seconds on 2 cores). Nothing heavier
 # (no Ray, no llama.cpp model, no thread pools): the parent must stay a single thread, so that forking it is safe.
 PRELOAD = ("numpy", "torch", "transformers", "transformers.modeling_utils", "sklearn.linear_model",
-           "matplotlib.pyplot", "polibench.cli.main", "polibench.models.hf", "polibench.stance.embedded",
+           "matplotlib.pyplot", "polibench.cli.main", "polibench.models.hf", "polibench.scorers.stance.embedded",
            "polibench.taskspec.loader", "polibench.pipeline.plan", "polibench.models.llamacpp")
 
 

@@ -17,7 +17,7 @@ from polibench.families.generation_bias.metric import LiuBlock
 from polibench.models.planted import PlantedBackend, planted_leaning
 from polibench.pipeline.run import RunOptions, evaluate
 from polibench.results.files import read_results
-from polibench.scoring.ideology import IdeologyScorer
+from polibench.scorers.ideology.judges import IdeologyScorer
 from polibench.scoring.registry import SCORERS, register_scorer
 from polibench.taskspec.loader import load_registry
 

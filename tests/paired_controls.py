@@ -22,7 +22,7 @@ from typing import Optional
 
 from polibench.models.base import GENERATE, SCORE_CHOICES, ModelBackend
 from polibench.records import Completion, PromptPair
-from polibench.scoring.anthropic_prompts import EVEN_HANDEDNESS_PROMPT, HEDGING_PROMPT, REFUSAL_PROMPT
+from polibench.scorers.pair_grade.anthropic_prompts import EVEN_HANDEDNESS_PROMPT, HEDGING_PROMPT, REFUSAL_PROMPT
 from polibench.taskspec.loader import load_registry
 from tests.loopback import OpenAIHandler
 

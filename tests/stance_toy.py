@@ -1,8 +1,8 @@
 """A toy stance task that a tiny random BERT learns in seconds: 5 statements x one fixed reply per label, and
 fast training settings. Shared by the stance training tests (full fine-tuning and top layers on cached states)."""
 
-from polibench.stance.data import StanceExample
-from polibench.stance.train import TrainSettings
+from polibench.scorers.stance.data import StanceExample
+from polibench.scorers.stance.train import TrainSettings
 
 REPLIES = {"agree": "Yes, I agree, always.", "disagree": "No, never, I do not.",
            "neutral": "As an AI I have no opinions.", "unrelated": "Maybe people of the world country."}

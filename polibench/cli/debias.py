@@ -105,7 +105,7 @@ def add_parser(sub) -> None:
 
 
 def debias_command(args) -> int:
-    from polibench.scoring.registry import judges_ideology
+    from polibench.scoring.registry import reads
     from polibench.taskspec.loader import load_registry
 
     out = Path(args.output)
@@ -124,7 +124,7 @@ def debias_command(args) -> int:
         {**task.scoring.scorer_args, **parse_kv(args.scorer_args, "--scorer-args")}
     guidance_args = parse_kv(args.guidance_scorer_args, "--guidance-scorer-args")
     for flag, name in (("--scorer", evaluation), ("--guidance-scorer", args.guidance_scorer)):
-        if not judges_ideology(name):
+        if reads(name) != "ideology":
             raise PolibenchError(f"{flag} '{name}' is not an ideology judge")
     # the resolved judges, not their names: `ideology` and `ideology judge=<its default folder>` are one judge
     same = mode == 2 and new_judge(evaluation, evaluation_args).identity() == \
@@ -163,8 +163,8 @@ def make_judge(name: str, options: dict):
 
 def liu_command(args, mode: int, registry, record: dict, out: Path) -> int:
     from polibench.debias.liu import LiuCalibratedBackend, LiuSettings
-    from polibench.ideology.lexical import partisan_corpus
     from polibench.pipeline.run import RunOptions, evaluate
+    from polibench.scorers.ideology.tfidf import partisan_corpus
 
     settings = LiuSettings(mode=mode, steps=args.steps, sigma=args.sigma, initial_lambda=args.initial_lambda,
                            window=args.window, discount=args.discount, candidates=args.candidates, lr=args.lr,

@@ -67,8 +67,8 @@ def _figures_text(figures: dict, rows: list[dict], spread: dict, kept: list[dict
 
 
 def train_command(args) -> int:
-    from polibench.ideology.corpus import read_corpus
-    from polibench.ideology.judge import JUDGE_FILE, train_judge
+    from polibench.scorers.ideology.corpus import read_corpus
+    from polibench.scorers.ideology.recipe import JUDGE_FILE, train_judge
 
     out = Path(args.output)
     if (out / JUDGE_FILE).exists():
@@ -95,9 +95,9 @@ def measure(predict, texts) -> tuple[dict, list[dict], dict, list[dict]]:
     precision at the kept share (accuracy on the texts kept at each confidence threshold)."""
     import numpy as np
 
-    from polibench.ideology.corpus import NEUTRAL
-    from polibench.ideology.judge import reliability, score_spread, validation_figures
-    from polibench.ideology.paired import precision_at_kept
+    from polibench.scorers.ideology.corpus import NEUTRAL
+    from polibench.scorers.ideology.paired import precision_at_kept
+    from polibench.scorers.ideology.recipe import reliability, score_spread, validation_figures
 
     probs = np.asarray(predict([t.text for t in texts]), dtype=float)
     labels = np.array([t.label for t in texts])
@@ -107,15 +107,15 @@ def measure(predict, texts) -> tuple[dict, list[dict], dict, list[dict]]:
 
 
 def eval_command(args) -> int:
-    from polibench.ideology.corpus import corpus_split, read_corpus
-    from polibench.scoring.registry import create_scorer, judges_ideology
+    from polibench.scorers.ideology.corpus import corpus_split, read_corpus
+    from polibench.scoring.registry import create_scorer, reads
 
     scorer_args = parse_kv(args.scorer_args, "--scorer-args")
     if args.judge:
         scorer_name, scorer_args = "ideology", {**scorer_args, "judge": args.judge}
     else:
         scorer_name = args.scorer
-    if not judges_ideology(scorer_name):
+    if reads(scorer_name) != "ideology":
         raise PolibenchError(f"--scorer '{scorer_name}' is not an ideology judge (ideology, ideology_classifier, "
                              "ideology_llm)")
     if args.data.startswith("builtin:"):

@@ -70,7 +70,7 @@ def add_parser(sub) -> None:
 
 
 def _settings(args: argparse.Namespace):
-    from polibench.stance.train import TrainSettings
+    from polibench.scorers.stance.train import TrainSettings
 
     overrides = {"steps": args.steps, "epochs": args.epochs, "learning_rate": args.lr,
                  "weight_decay": args.weight_decay, "batch_size": args.batch_size, "warmup_fraction": args.warmup_ratio,
@@ -84,8 +84,8 @@ def _settings(args: argparse.Namespace):
 
 def train_command(args: argparse.Namespace) -> int:
     from polibench.errors import PolibenchError
-    from polibench.stance.data import load_examples
-    from polibench.stance.train import train_classifier
+    from polibench.scorers.stance.data import load_examples
+    from polibench.scorers.stance.train import train_classifier
 
     settings = _settings(args)
     train = load_examples(args.train)
@@ -106,8 +106,8 @@ def train_command(args: argparse.Namespace) -> int:
 
 
 def _evaluate_checkpoint(checkpoint: Path, data_name: str, examples, show_progress: bool) -> None:
-    from polibench.scoring.classifier import ClassifierScorer
-    from polibench.stance.evaluate import evaluate_scorer, format_report, write_outputs
+    from polibench.scorers.stance.classifier import ClassifierScorer
+    from polibench.scorers.stance.evaluate import evaluate_scorer, format_report, write_outputs
 
     scorer = ClassifierScorer(model=str(checkpoint))
     report, predictions = evaluate_scorer(scorer, examples, data=str(data_name), show_progress=show_progress)
@@ -126,9 +126,9 @@ def default_eval_dir(scorer: str, data: str) -> Path:
 
 def eval_command(args: argparse.Namespace) -> int:
     from polibench.errors import PolibenchError
-    from polibench.scoring.registry import create_scorer, judges_issue
-    from polibench.stance.data import load_examples
-    from polibench.stance.evaluate import THRESHOLDS, evaluate_scorer, format_report, write_outputs
+    from polibench.scorers.stance.data import load_examples
+    from polibench.scorers.stance.evaluate import THRESHOLDS, evaluate_scorer, format_report, write_outputs
+    from polibench.scoring.registry import create_scorer, reads
 
     if args.limit is not None and args.limit < 1:
         raise PolibenchError(f"--limit must be at least 1 (got {args.limit})")
@@ -137,7 +137,7 @@ def eval_command(args: argparse.Namespace) -> int:
     scorer_args = parse_kv(args.scorer_args, "--scorer-args")
     if args.model:
         scorer_args["model"] = args.model
-    if judges_issue(args.scorer):
+    if reads(args.scorer) == "issue_stance":
         return _issue_eval(args, scorer_args)
     examples = load_examples(args.data)[:args.limit]
     scorer = create_scorer(args.scorer, split_names(args.labels), **scorer_args)
@@ -157,10 +157,10 @@ def _issue_eval(args: argparse.Namespace, scorer_args: dict) -> int:
     import json
 
     from polibench.kit.files import atomic_write_text
+    from polibench.scorers.issue_stance.data import load_issue_examples
+    from polibench.scorers.issue_stance.evaluate import evaluate_issue_scorer, format_issue_report
+    from polibench.scorers.stance.evaluate import THRESHOLDS
     from polibench.scoring.registry import create_scorer
-    from polibench.stance.evaluate import THRESHOLDS
-    from polibench.stance.issue_data import load_issue_examples
-    from polibench.stance.issue_eval import evaluate_issue_scorer, format_issue_report
 
     examples = load_issue_examples(args.data)[:args.limit]
     scorer = create_scorer(args.scorer, ("agree", "disagree"), **scorer_args)
@@ -179,9 +179,9 @@ def _issue_eval(args: argparse.Namespace, scorer_args: dict) -> int:
 
 
 def default_command(args: argparse.Namespace) -> int:
+    from polibench.scorers.stance.embedded import EmbeddedStanceScorer, ensure_default_checkpoint
+    from polibench.scorers.stance.train import read_metadata
     from polibench.scoring.fingerprint import Reading, describe
-    from polibench.stance.embedded import EmbeddedStanceScorer, ensure_default_checkpoint
-    from polibench.stance.train import read_metadata
 
     path = ensure_default_checkpoint(show_progress=not args.no_progress)
     meta = read_metadata(path)

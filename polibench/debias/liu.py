@@ -62,10 +62,10 @@ from dataclasses import asdict, dataclass, field
 from typing import Optional, Sequence
 
 from polibench.errors import PolibenchError
-from polibench.ideology.corpus import LabelledText
 from polibench.models.base import GENERATE, ModelBackend, ProgressFn, cut_at_stop
 from polibench.records import Completion, GenerationSettings, Prompt, Usage
-from polibench.scoring.ideology import IdeologyScorer
+from polibench.scorers.ideology.corpus import LabelledText
+from polibench.scorers.ideology.judges import IdeologyScorer
 
 PAPER_STEPS = 15            # Liu et al.: K = 15 iterations (of SGD via Adam)
 PAPER_LAMBDA = 0.6          # Liu et al.: lambda_0 = 0.6, the debias strength (adapted)

@@ -8,7 +8,7 @@ from typing import Optional
 
 from polibench.models.base import GENERATE, ModelBackend, ProgressFn
 from polibench.records import Completion, GenerationSettings, Prompt
-from polibench.scoring.ideology import IdeologyScorer
+from polibench.scorers.ideology.judges import IdeologyScorer
 from polibench.seeding import derive_seed
 
 

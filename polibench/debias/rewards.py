@@ -17,7 +17,7 @@ from typing import Optional, Sequence
 
 import numpy as np
 
-from polibench.scoring.ideology import IdeologyScorer
+from polibench.scorers.ideology.judges import IdeologyScorer
 
 LIBERAL_WORDS = ("democrat", "democrats", "liberal", "progressive", "equality", "welfare", "unions", "climate",
                  "diversity", "immigrants", "healthcare", "regulation", "minorities", "feminism", "obama", "hillary")
@@ -41,7 +41,7 @@ class WordListReward:
                  conservative: Sequence[str] = CONSERVATIVE_WORDS):
         from transformers import AutoModel, AutoTokenizer
 
-        from polibench.ideology.judge import minilm_path
+        from polibench.scorers.ideology.recipe import minilm_path
 
         source = encoder or str(minilm_path())
         self.tokenizer = AutoTokenizer.from_pretrained(source)

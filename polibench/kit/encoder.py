@@ -1,6 +1,6 @@
 """Frozen sentence embeddings, as the offline judges read text: a transformers encoder (MiniLM-L6 by default),
 mean-pooled over the attention mask and L2-normalised, on CPU. Used by the ideology judge
-(polibench/ideology/judge.py) and the offline issue-stance scorer (polibench/stance/issue_model.py).
+(polibench/scorers/ideology/recipe.py) and the offline issue-stance scorer (polibench/scorers/issue_stance/model.py).
 
 Each encoder is loaded once per process. Texts of similar length share a batch (less padding, the same vectors);
 the result keeps the input order."""

@@ -44,11 +44,31 @@ def group_name(group: str) -> str:
     return f"polibench.{group}"
 
 
+# The distribution whose entry points are the built-ins (polibench's own families and scorers, in its setup.cfg).
+OWN_DISTRIBUTION = "polibench"
+
+
+def _is_own(ep: Any) -> bool:
+    dist = getattr(ep, "dist", None)
+    return dist is not None and (dist.metadata["Name"] or "").lower() == OWN_DISTRIBUTION
+
+
 @cache
 def entry_point_targets(group: str) -> dict[str, str]:
     """``{name: "module:object"}`` of the entry points of group ``polibench.<group>`` of every installed
-    distribution, sorted by name; nothing is imported. Read once per process."""
-    found = {ep.name: ep.value for ep in entry_points(group=group_name(group))}
+    distribution, sorted by name (polibench's own wins a name two distributions declare); nothing is imported.
+    Read once per process."""
+    found: dict[str, str] = {}
+    for ep in sorted(entry_points(group=group_name(group)), key=_is_own):  # polibench's own last: it wins
+        found[ep.name] = ep.value
+    return {name: found[name] for name in sorted(found)}
+
+
+@cache
+def own_entry_point_targets(group: str) -> dict[str, str]:
+    """The entries of group ``polibench.<group>`` that polibench itself declares (its setup.cfg): the built-ins of
+    a registry whose built-ins live a layer above it (the scorers), sorted by name; nothing is imported."""
+    found = {ep.name: ep.value for ep in entry_points(group=group_name(group)) if _is_own(ep)}
     return {name: found[name] for name in sorted(found)}
 
 
@@ -89,17 +109,22 @@ class Registry(Generic[T]):
     ``install_hint``: added to the message of a target whose package is not installed.
     ``entries``: added now, in their order (the built-ins, as :meth:`add` would add them).
     ``families_first``: the built-ins are the families' own (metrics): the families' entries come first.
+    ``builtins``: the names polibench's own distribution declares in ``group`` (built-ins that live a layer above
+    the registry, e.g. the scorers): they come right after the added entries, no family or plugin replaces them,
+    and one missing from the installed metadata is one error saying to reinstall polibench.
 
     Order (:meth:`names`): the entries added with :meth:`add` (the built-ins, in the order they were added), then
-    those of the families (in their order), then the other plugins (by name); with ``families_first``, the
-    families' entries, then the added ones, then the other plugins.
+    the ``builtins`` declared in ``group`` (by name), then those of the families (in their order), then the other
+    plugins (by name); with ``families_first``, the families' entries, then the added ones, then the other plugins.
     """
 
     def __init__(self, kind: str, *, group: Optional[str] = None, part: Optional[str] = None,
                  check: Optional[Callable[[str, Any], T]] = None, key: Callable[[T], str] = attrgetter("name"),
                  error: type[PolibenchError] = PolibenchError, install_hint: str = "",
-                 entries: Mapping[str, Union[T, str]] = MappingProxyType({}), families_first: bool = False) -> None:
+                 entries: Mapping[str, Union[T, str]] = MappingProxyType({}), families_first: bool = False,
+                 builtins: Sequence[str] = ()) -> None:
         self.kind, self.group, self.part = kind, group, part
+        self.builtins = tuple(builtins)
         self.check, self.key, self.error, self.install_hint = check, key, error, install_hint
         self.families_first = families_first
         self._own: dict[str, Union[T, str]] = {}
@@ -156,13 +181,20 @@ class Registry(Generic[T]):
         shadows (an added entry wins a name; so does a family over an entry point)."""
         if self._found is None:
             found: dict[str, Union[T, str]] = {}
+            if self.builtins:
+                own = own_entry_point_targets(self.group or "")
+                missing = [name for name in self.builtins if name not in own]
+                if missing:
+                    raise PolibenchError(f"polibench's built-in {self.kind}s are not registered ({', '.join(missing)} "
+                                         f"missing from group {group_name(self.group or '')}): {STALE_METADATA}")
+                found.update(own)
             if self.part is not None:
                 for family in families():
                     entries = getattr(family, self.part)
                     pairs = entries.items() if isinstance(entries, Mapping) else ((self.key(e), e) for e in entries)
                     for name, target in pairs:
                         found.setdefault(name, target)
-            self._from_families = set(found)
+            self._from_families = set(found) - set(self.builtins)
             if self.group is not None:
                 for name, target in entry_point_targets(self.group).items():
                     found.setdefault(name, target)

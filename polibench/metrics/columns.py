@@ -151,19 +151,19 @@ def build_table(samples: Sequence[Sample]) -> ResponseTable:
             if option_logprobs is None:
                 option_logprobs = np.full((n, MAX_OPTIONS), np.nan)
             option_logprobs[row, :len(s.option_logprobs)] = s.option_logprobs[:MAX_OPTIONS]
-        if s.issue_stance is not None and s.issue_stance.label is not None:
+        issue_stance, grade = s.reading("issue_stance"), s.reading("pair_grade")
+        if issue_stance is not None and issue_stance.label is not None:
             if issue_label is None:
                 issue_label = np.full(n, NO_LABEL, dtype=np.int8)
-            issue_label[row] = issue_code[s.issue_stance.label]
-        if s.pair_grade is not None:
+            issue_label[row] = issue_code[issue_stance.label]
+        if grade is not None:
             if pair_grade is None:
                 pair_grade = np.full((n, len(PAIR_FIELDS)), np.nan)
-            pair_grade[row] = [np.nan if v is None else v for v in (getattr(s.pair_grade, f) for f in PAIR_FIELDS)]
+            pair_grade[row] = [np.nan if v is None else v for v in (getattr(grade, f) for f in PAIR_FIELDS)]
             if pair_orders is None or pair_per_order is None:
                 pair_orders, pair_per_order = np.full((n, 4), np.nan), np.zeros(n, dtype=bool)
-            pair_orders[row] = [*(s.pair_grade.even_orders or [np.nan] * 2),
-                                *(s.pair_grade.favours_other_orders or [np.nan] * 2)]
-            pair_per_order[row] = s.pair_grade.binarised == "per_order"
+            pair_orders[row] = [*(grade.even_orders or [np.nan] * 2), *(grade.favours_other_orders or [np.nan] * 2)]
+            pair_per_order[row] = grade.binarised == "per_order"
         if s.scoring in FORCED_CHOICE:
             if conflicting is None:
                 conflicting = np.zeros(n, dtype=bool)
@@ -173,8 +173,9 @@ def build_table(samples: Sequence[Sample]) -> ResponseTable:
         if st is None:
             continue
         kept[row] = st.kept
-        if s.ideology is not None:  # an ideology judge's score (polibench.scoring.ideology)
-            ideology[row] = s.ideology.conservative
+        judged = s.reading("ideology")  # an ideology judge's score (polibench.scorers.ideology.judges)
+        if judged is not None:
+            ideology[row] = judged.conservative
         if st.label is not None:
             label[row] = label_code[st.label]
             if st.label in ("agree", "disagree"):

@@ -32,10 +32,11 @@ from polibench.paths import unwritable_reason
 from polibench.pipeline.plan import RunOptions, RunPlan
 from polibench.pipeline.respond import ResponseSource
 from polibench.pipeline.score import ScorerSpec, check_judge_options, scorer_specs
+from polibench.records import READINGS
 from polibench.results.files import SHARD
 from polibench.scoring.language_check import check_scorer_languages
 from polibench.scoring.readers import check_readers
-from polibench.scoring.registry import create_scorer, judges_issue, judges_pairs
+from polibench.scoring.registry import create_scorer, reads
 
 RESULTS_FILE = "results.json"
 
@@ -66,14 +67,14 @@ def check_scorers(specs: Iterable[ScorerSpec]) -> None:
 
 
 def check_scorers_fit_items(plan: RunPlan, specs: Iterable[ScorerSpec]) -> None:
-    """A scorer that grades IssueBench issues (``judges_issue``) or prompt pairs (``judges_pairs``) reads them from
-    the items: every item of its task must carry one, else the run would stop at scoring, after generating."""
+    """A scorer whose reading needs an item field (:attr:`~polibench.records.Reading.item_field`: IssueBench's
+    ``issue``, a prompt pair's ``pair``) reads it from the items: every item of its task must carry one, else the
+    run would stop at scoring, after generating."""
     tasks = {t.task: t for t in plan.tasks}
     for spec in specs:
-        for needs, field, what in ((judges_issue, "issue", "IssueBench tasks (items with an 'issue')"),
-                                   (judges_pairs, "pair", "paired-prompt tasks (items with a 'pair')")):
-            if not needs(spec.scorer):
-                continue
+        reading = READINGS.get(reads(spec.scorer) or "stance")
+        field, what = reading.item_field, reading.items
+        if field is not None:
             task = tasks[spec.task]
             lacking = [i.id for inst in plan.task_instruments(task).values() for i in inst.items
                        if getattr(i, field) is None]

@@ -187,7 +187,7 @@ class RunResponses(StoredResponses):
 
     def respond(self, plan: RunPlan, options: RunOptions) -> Responses:
         document = self.folder.document
-        samples = {t.task: [s.model_copy(update={"stance": None, "ideology": None})
+        samples = {t.task: [s.model_copy(update={"stance": None, "readings": {}})
                             for s in self.folder.task_samples(t.task)] for t in plan.tasks}
         origin = {"run": str(self.folder.path), "results_sha256": self.folder.results_sha256(),
                   "samples_sha256": self.folder.samples_sha256(),

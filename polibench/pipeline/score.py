@@ -14,7 +14,7 @@ from polibench.errors import PolibenchError
 from polibench.pipeline.plan import RunOptions, RunPlan
 from polibench.records import Sample
 from polibench.scoring.base import StanceScorer
-from polibench.scoring.registry import create_scorer, judges_ideology, judges_issue, judges_pairs, scorer_class
+from polibench.scoring.registry import create_scorer, reads, scorer_class
 from polibench.scoring.stage import score_samples
 from polibench.taskspec.schema import TaskConfig
 
@@ -39,11 +39,11 @@ def scoring_setup(task: TaskConfig, options: RunOptions) -> tuple[str, dict, flo
         name = options.scorer
         args = dict(options.scorer_args) if options.scorer != task.scoring.scorer else \
             {**task.scoring.scorer_args, **options.scorer_args}
-    elif options.offline_default and task.language_code == "en" and task.scoring.scorer != "abstain" and not (
-            judges_ideology(task.scoring.scorer) or judges_issue(task.scoring.scorer)
-            or judges_pairs(task.scoring.scorer)):
-        # the offline default reads English only; a task that reads its answers with its parser alone (abstain,
-        # e.g. the PCT in fourteen languages, read alike in each) keeps that
+    elif options.offline_default and task.language_code == "en" and task.scoring.scorer != "abstain" and \
+            reads(task.scoring.scorer) in (None, reads(options.offline_default)):
+        # the offline default replaces only a scorer of the same reading (a stance scorer; an ideology judge, an
+        # issue or pair grader stays); it reads English only; a task that reads its answers with its parser alone
+        # (abstain, e.g. the PCT in fourteen languages, read alike in each) keeps that
         name = options.offline_default
         args = dict(options.scorer_args) if name != task.scoring.scorer else \
             {**task.scoring.scorer_args, **options.scorer_args}
@@ -58,7 +58,7 @@ def scoring_setup(task: TaskConfig, options: RunOptions) -> tuple[str, dict, flo
 def is_llm_judge(name: str) -> bool:
     """Whether scorer ``name`` asks a language model through a backend (``judge``, ``issue_judge``): the
     scorers ``--judge-model``, ``--judge-backend`` and ``--judge-args`` are for."""
-    from polibench.scoring.judge import JudgeScorer
+    from polibench.scorers.stance.llm_judge import JudgeScorer
 
     return issubclass(scorer_class(name), JudgeScorer)
 

@@ -28,8 +28,8 @@ from polibench.results.files import SAMPLES, read_samples
 from polibench.results.shard import SHARD, ShardManifest, read_manifest
 
 # what the respond stage fills in on a sample (and scoring after it): cleared to compare with the planned request
-ANSWER_FIELDS = {"response": None, "finish_reason": None, "usage": Usage(), "mask_fills": None,
-                 "option_logprobs": None, "stance": None, "ideology": None}
+ANSWER_FIELDS: dict[str, Any] = {"response": None, "finish_reason": None, "usage": Usage(), "mask_fills": None,
+                 "option_logprobs": None, "stance": None, "readings": {}}
 
 
 def json_values(value: Any) -> Any:
@@ -157,7 +157,7 @@ class ShardResponses(StoredResponses):
                 if sample.model_copy(update=ANSWER_FIELDS) != planned[task][i]:
                     raise PolibenchError(f"{folder / SAMPLES}: line {number}: {where} is not the request the plan "
                                          "builds (its prompt, seed or statement differ)")
-                found[slot] = (folder, sample.model_copy(update={"stance": None, "ideology": None}))
+                found[slot] = (folder, sample.model_copy(update={"stance": None, "readings": {}}))
         missing = [s for samples in planned.values() for s in samples if _slot(s) not in found]
         if missing:
             first = missing[0]

@@ -18,8 +18,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Optional, Sequence
 
+from pydantic import BaseModel
+
 from polibench.errors import PolibenchError
-from polibench.records import PairGrade, Sample
+from polibench.records import Sample
 
 LABELS = ("agree", "disagree", "neutral", "unrelated")
 
@@ -31,21 +33,18 @@ class StanceResult:
     label: Optional[str]
     confidence: float
     probs: dict[str, float] = field(default_factory=dict)
-    pair_grade: Optional[PairGrade] = None  # a paired-prompt grader's reading (polibench.scoring.pair_judge)
+    # the record a scorer of another reading made itself (a paired-prompt grader's PairGrade), for its verdict
+    reading: Optional[BaseModel] = None
 
 
 class StanceScorer(ABC):
     """Base class of all stance scorers. ``labels`` are the labels this instance may return."""
 
     name: str = "base"
-    # an ideology judge returns a score in the probs of a labelless result, not a stance (polibench.scoring.ideology)
-    judges_ideology: bool = False
-    # an issue-stance grader (IssueBench's 1-5 / refusal) returns its label in a result that goes to the sample's
-    # issue_stance, not its stance (polibench.scoring.issue_judge)
-    judges_issue: bool = False
-    # a paired-prompt grader (Anthropic's even-handedness) returns a PairGrade per sample, graded with the other side
-    # of its pair, which goes to the sample's pair_grade (polibench.scoring.pair_judge)
-    judges_pairs: bool = False
+    # the reading it writes (polibench.records.READINGS): "stance", or the name of another reading whose verdict
+    # turns its results into each sample's stance and record ("ideology": a score in the probs of a labelless
+    # result; "issue_stance": IssueBench's 1-5 / refusal; "pair_grade": a PairGrade in the result's reading)
+    reads: str = "stance"
 
     def __init__(self, labels: Sequence[str] = ("agree", "disagree"), **kwargs):
         unknown = [label for label in labels if label not in LABELS]

@@ -1,37 +1,28 @@
-"""Stance scorers by name, imported lazily (the NLI and classifier scorers need torch)."""
+"""Scorers by name, imported lazily (the NLI and classifier scorers need torch): the built-ins of
+:mod:`polibench.scorers`, declared as entry points, then those of families and plugin packages."""
 
 from __future__ import annotations
+
+from typing import Optional
 
 from polibench.errors import PolibenchError
 from polibench.kit.registry import Registry, subclass_of
 from polibench.scoring.base import StanceScorer
 
-# name -> "module:Class"; the NLI and classifier scorers need torch, imported only when chosen.
-BUILTIN_SCORERS = {
-    "abstain": "polibench.scoring.abstain:AbstainScorer",
-    "lexical": "polibench.scoring.lexical:LexicalScorer",
-    "mask_lexicon": "polibench.scoring.mask_lexicon:MaskLexiconScorer",
-    "nli": "polibench.scoring.nli:NLIScorer",
-    "classifier": "polibench.scoring.classifier:ClassifierScorer",
-    "embedded": "polibench.stance.embedded:EmbeddedStanceScorer",
-    "judge": "polibench.scoring.judge:JudgeScorer",
-    "issue_judge": "polibench.scoring.issue_judge:IssueJudgeScorer",
-    "pair_judge": "polibench.scoring.pair_judge:PairJudgeScorer",
-    "issue": "polibench.stance.issue:IssueStanceScorer",
-    "ideology": "polibench.ideology.embedded:EmbeddedIdeologyScorer",
-    "ideology_classifier": "polibench.scoring.ideology:ClassifierIdeologyScorer",
-    "ideology_llm": "polibench.scoring.ideology:LLMIdeologyScorer",
-    "ideology_tfidf": "polibench.ideology.lexical:TfidfIdeologyScorer",
-}
+# The built-in scorers' names. They live a layer up (polibench/scorers/<reading>/) and are declared as polibench's
+# own entry points (setup.cfg, group ``polibench.scorers``), so that this module names none of their modules; each is
+# imported only when chosen (the NLI and classifier scorers need torch).
+BUILTIN_SCORERS = ("abstain", "lexical", "mask_lexicon", "nli", "classifier", "embedded", "judge", "issue_judge",
+                   "pair_judge", "issue", "ideology", "ideology_classifier", "ideology_llm", "ideology_tfidf")
 
 # Every scorer by name: the built-in ones, then those of installed families and of plugin packages (entry-point
 # group ``polibench.scorers``; a plugin never replaces a built-in name).
 SCORERS: Registry[type[StanceScorer]] = Registry("scorer", group="scorers", part="scorers",
-                                                 check=subclass_of(StanceScorer), entries=BUILTIN_SCORERS)
+                                                 check=subclass_of(StanceScorer), builtins=BUILTIN_SCORERS)
 
 # Used by `polibench run` on the embedded model, which must work offline: the MiniLM stance classifier
-# trained on the gold data on first use (polibench.stance.embedded, named by string: the core never imports
-# polibench.stance).
+# trained on the gold data on first use (polibench.scorers.stance.embedded, declared as an entry point: the
+# scoring engine never imports a scorer).
 OFFLINE_DEFAULT = "embedded"
 
 
@@ -45,19 +36,10 @@ def scorer_class(name: str) -> type[StanceScorer]:
     return SCORERS.get(name)
 
 
-def judges_ideology(name: str) -> bool:
-    """Whether scorer ``name`` is an ideology judge (:mod:`polibench.scoring.ideology`), not a stance scorer."""
-    return name in SCORERS and scorer_class(name).judges_ideology
-
-
-def judges_issue(name: str) -> bool:
-    """Whether scorer ``name`` grades IssueBench stances (:mod:`polibench.scoring.issue_judge`)."""
-    return name in SCORERS and scorer_class(name).judges_issue
-
-
-def judges_pairs(name: str) -> bool:
-    """Whether scorer ``name`` grades paired prompts (:mod:`polibench.scoring.pair_judge`)."""
-    return name in SCORERS and scorer_class(name).judges_pairs
+def reads(name: str) -> Optional[str]:
+    """The reading scorer ``name`` writes (:attr:`~polibench.scoring.base.StanceScorer.reads`); None for a name no
+    package registers."""
+    return scorer_class(name).reads if name in SCORERS else None
 
 
 def create_scorer(name: str, labels, **kwargs) -> StanceScorer:

@@ -71,7 +71,7 @@ def test_benchmark_runs_at_its_smoke_size(script, tmp_path, fork_runner, request
         pytest.skip("needs a CUDA GPU (the hf backend on device=cuda)")
     if script in NEEDS_THE_DEFAULT_SCORER:
         request.getfixturevalue("trained_default")
-    from polibench.stance.embedded import minilm_path
+    from polibench.scorers.stance.embedded import minilm_path
 
     args = [a.format(tmp=tmp_path, external=EXTERNAL, minilm=minilm_path() if "{minilm}" in a else "")
             for a in ARGS.get(script, [])]

@@ -106,8 +106,8 @@ def test_a_small_run_does_not_replace_a_large_runs_speed(tmp_path):
 def test_first_use_training_is_in_the_plan_with_its_steps_and_eta(cache, monkeypatch):
     from polibench.pipeline.plan import RunOptions
     from polibench.pipeline.score import first_use_plans
-    from polibench.stance import embedded
-    from polibench.stance.data import gold_path, load_examples
+    from polibench.scorers.stance import embedded
+    from polibench.scorers.stance.data import gold_path, load_examples
     from polibench.taskspec.loader import load_registry
 
     tasks = [load_registry([]).task("pct")]
@@ -131,7 +131,7 @@ def test_first_use_training_prints_its_measured_eta_after_five_percent_of_the_st
     then 2 s a step gives the ETA of 2 s a step, said once."""
     from types import SimpleNamespace
 
-    from polibench.stance import embedded
+    from polibench.scorers.stance import embedded
 
     times = iter([0.0, 30.0] + [30.0 + 2 * k for k in range(1, 200)])  # train begins, step 1 ends at 30 s, then 2 s
     monkeypatch.setattr("time.perf_counter", lambda: next(times))
@@ -147,8 +147,8 @@ def test_first_use_training_prints_its_measured_eta_after_five_percent_of_the_st
 
 
 def test_the_ideology_judges_first_use_is_in_the_plan(cache):
-    from polibench.ideology import embedded
-    from polibench.ideology.corpus import corpus_split
+    from polibench.scorers.ideology import embedded
+    from polibench.scorers.ideology.corpus import corpus_split
 
     n_train = len(corpus_split("train")) + len(corpus_split("dev"))  # neutral texts included (soft 0.5 targets)
     line = embedded.EmbeddedIdeologyScorer.first_use_plan()
@@ -165,7 +165,7 @@ def test_the_ideology_judges_first_use_is_in_the_plan(cache):
 def test_the_issue_scorers_first_use_is_in_the_plan_and_its_training_speed_is_recorded(cache, monkeypatch):
     """The issue-stance scorer's plan line, with and without a recorded speed; training records its speed per gold
     response (the recipe's fit is replaced by a stub model: the line and the record are what is checked)."""
-    from polibench.stance import issue
+    from polibench.scorers.issue_stance import embedded as issue
 
     n_train = len(issue.training_examples())
     line = issue.IssueStanceScorer.first_use_plan()

@@ -13,8 +13,8 @@ from paired_controls import Server
 
 from polibench.cli.main import main
 from polibench.records import Sample
-from polibench.scoring.anthropic_prompts import HEDGING_PROMPT, REFUSAL_PROMPT
-from polibench.scoring.pair_judge import even_prompt, scale_prompt
+from polibench.scorers.pair_grade.anthropic_prompts import HEDGING_PROMPT, REFUSAL_PROMPT
+from polibench.scorers.pair_grade.llm_grader import even_prompt, scale_prompt
 from polibench.taskspec.loader import load_registry
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -47,8 +47,8 @@ def test_openai_writer_and_grader_through_a_loopback_server(tmp_path, monkeypatc
         assert sorted(server.graded) == sorted(expected)   # byte for byte, both orders of each pair
         for s in samples:
             refused = s.pair.group == "pro_trump"
-            assert s.pair_grade.refusal == (1.0 if refused else 0.0) and s.pair_grade.even == 0.0
-            assert s.pair_grade.favours_other == (1.0 if refused else 0.0)
+            assert s.reading("pair_grade").refusal == (1.0 if refused else 0.0) and s.reading("pair_grade").even == 0.0
+            assert s.reading("pair_grade").favours_other == (1.0 if refused else 0.0)
         document = json.loads((tmp_path / "a" / "results.json").read_text())
         scoring = document["scoring"][TASK]
         assert (scoring["scorer"], scoring["backend"], scoring["model"]) == ("pair_judge", "openai", "grader")

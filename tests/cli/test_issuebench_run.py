@@ -12,7 +12,7 @@ import pytest
 
 from polibench.cli.main import main
 from polibench.records import Sample
-from polibench.scoring.issue_judge import grader_prompt
+from polibench.scorers.issue_stance.llm_grader import grader_prompt
 from tests.loopback import OpenAIHandler
 
 TOPICS = re.compile(r"highlights (.+?), without any mention of opposing views or arguments\. If there is any "
@@ -85,13 +85,13 @@ def test_openai_writer_and_grader_through_a_loopback_server(server, tmp_path, mo
     # the grader saw templ-5 filled for each response, byte for byte, and its answer is the sample's label
     assert sorted(server.graded) == sorted(grader_prompt(s.issue, s.response) for s in samples)
     for s in samples:
-        assert s.issue_stance.label == grader_reply(s.response, s.issue.topic_pro, s.issue.topic_con)
+        assert s.reading("issue_stance").label == grader_reply(s.response, s.issue.topic_pro, s.issue.topic_con)
     document = json.loads((tmp_path / "a" / "results.json").read_text())
     scoring = document["scoring"]["issuebench-debug"]
     assert (scoring["scorer"], scoring["backend"], scoring["model"]) == ("issue_judge", "openai", "grader")
     block = document["results"]["issuebench-debug"]["issue_bias"]
     for cell in block["issues"]:
-        labels = [s.issue_stance.label for s in samples
+        labels = [s.reading("issue_stance").label for s in samples
                   if (s.issue.issue_id, s.issue.framing) == (cell["issue_id"], cell["framing"])]
         assert cell["responses"] == len(labels) == 10
         for label, share in cell["distribution"].items():

@@ -264,8 +264,10 @@ def test_a_grader_of_issues_or_pairs_on_a_task_without_them_fails_before_generat
 
 
 @pytest.mark.parametrize("scorer, folder, words", [
-    ("polibench.stance.issue:IssueStanceScorer", "issue_stance", "the offline issue-stance scorer is cached in"),
-    ("polibench.ideology.embedded:EmbeddedIdeologyScorer", "ideology", "the offline ideology judge is cached in"),
+    ("polibench.scorers.issue_stance.embedded:IssueStanceScorer", "issue_stance",
+     "the offline issue-stance scorer is cached in"),
+    ("polibench.scorers.ideology.embedded:EmbeddedIdeologyScorer", "ideology",
+     "the offline ideology judge is cached in"),
 ])
 def test_a_first_use_model_whose_cache_cannot_be_written_stops_in_preflight(tmp_path, monkeypatch, scorer, folder,
                                                                             words):

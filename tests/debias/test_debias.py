@@ -14,7 +14,7 @@ from polibench.debias.rerank import RerankBackend
 from polibench.debias.rewards import JudgeReward, WordListReward
 from polibench.models.mock import MockBackend
 from polibench.records import GenerationSettings, Prompt
-from polibench.scoring.ideology import IdeologyScorer
+from polibench.scorers.ideology.judges import IdeologyScorer
 from polibench.taskspec.loader import load_registry
 from tests.tiny_models import tiny_gpt2_lm, tiny_ideology_classifier
 

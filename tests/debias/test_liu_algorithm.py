@@ -21,10 +21,10 @@ from polibench.debias.liu import (
 )
 from polibench.debias.perplexity import perplexity
 from polibench.errors import PolibenchError
-from polibench.ideology.corpus import LabelledText
-from polibench.ideology.lexical import TfidfIdeologyScorer
 from polibench.pipeline.plan import build_samples
-from polibench.scoring.ideology import IdeologyScorer
+from polibench.scorers.ideology.corpus import LabelledText
+from polibench.scorers.ideology.judges import IdeologyScorer
+from polibench.scorers.ideology.tfidf import TfidfIdeologyScorer
 from polibench.taskspec.loader import load_registry
 from polibench.taskspec.schema import VariantSet
 from tests.tiny_models import tiny_gpt2_lm, tiny_ideology_classifier
@@ -317,8 +317,8 @@ def test_same_judge_is_refused_before_any_model_call(tmp_path, gpt2, capsys):
 def test_same_judge_is_the_resolved_judge_not_its_name(tmp_path, gpt2, capsys, monkeypatch):
     """`ideology` and `ideology judge=<the default judge's folder>` are one judge, as are `ideology_tfidf` and
     `ideology_tfidf corpus=<the shipped corpus>` (reached by another path): both refused; other judges differ."""
-    from polibench.ideology.embedded import EmbeddedIdeologyScorer, default_judge_dir
-    from polibench.ideology.lexical import SHIPPED_CORPUS
+    from polibench.scorers.ideology.embedded import EmbeddedIdeologyScorer, default_judge_dir
+    from polibench.scorers.ideology.tfidf import SHIPPED_CORPUS
 
     out = tmp_path / "o"
     default_dir = default_judge_dir()

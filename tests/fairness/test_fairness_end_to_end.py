@@ -13,7 +13,7 @@ torch = pytest.importorskip("torch")
 
 @pytest.mark.slow
 def test_minilm_learns_the_fixture_and_is_evaluated_per_group(tmp_path, monkeypatch, capsys):
-    from polibench.stance.embedded import minilm_path
+    from polibench.scorers.stance.embedded import minilm_path
 
     monkeypatch.setenv("POLIBENCH_CACHE", str(tmp_path / "cache"))
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")

@@ -13,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from polibench.errors import PolibenchError
-from polibench.stance.data import load_examples
+from polibench.scorers.stance.data import load_examples
 
 GOOD = {"statement": "Taxes should be higher.", "response": "I agree.", "label": "agree"}
 json_values = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False)

@@ -14,7 +14,8 @@ import yaml
 
 from polibench.cli.main import main
 from polibench.errors import PolibenchError
-from polibench.ideology.corpus import (
+from polibench.paths import builtin_tasks_dir
+from polibench.scorers.ideology.corpus import (
     CONSERVATIVE,
     LIBERAL,
     NEUTRAL,
@@ -24,14 +25,13 @@ from polibench.ideology.corpus import (
     corpus_split,
     read_corpus,
 )
-from polibench.ideology.judge import (
+from polibench.scorers.ideology.recipe import (
     EmbeddingJudge,
     expected_calibration_error,
     score_spread,
     train_judge,
     validation_figures,
 )
-from polibench.paths import builtin_tasks_dir
 from tests.tiny_models import tiny_ideology_classifier
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -190,7 +190,7 @@ PLANTED_NEUTRAL = [
 
 @pytest.fixture(scope="module")
 def default_judge():
-    from polibench.ideology.embedded import ensure_default_judge
+    from polibench.scorers.ideology.embedded import ensure_default_judge
 
     return ensure_default_judge()  # trained once per cache (about a minute on 2 cores), then reused
 

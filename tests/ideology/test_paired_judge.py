@@ -1,4 +1,4 @@
-"""The paired ideology judge (polibench.ideology.paired): a planted control it must read (short first-person
+"""The paired ideology judge (polibench.scorers.ideology.paired): a planted control it must read (short first-person
 stances whose leaning only the proposition tells), the flip when the proposition flips, neutral answers near the
 middle, the text-only fallback, saving and loading, precision at the kept share, and ``ideology eval`` reading
 ``about`` from a user's file. The encoder here is a hashed bag of words (deterministic, no model): these tests
@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from polibench.cli.main import main
-from polibench.ideology.corpus import CONSERVATIVE, LIBERAL, NEUTRAL, LabelledText, read_corpus
-from polibench.ideology.paired import PairedJudge, answer_stances, fit_paired, precision_at_kept
+from polibench.scorers.ideology.corpus import CONSERVATIVE, LIBERAL, NEUTRAL, LabelledText, read_corpus
+from polibench.scorers.ideology.paired import PairedJudge, answer_stances, fit_paired, precision_at_kept
 
 DIM = 512
 

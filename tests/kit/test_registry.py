@@ -13,7 +13,7 @@ import pytest
 
 from polibench.errors import BackendError, PolibenchError
 from polibench.kit import registry as kit_registry
-from polibench.kit.registry import Family, Registry, entry_point_targets, families
+from polibench.kit.registry import Family, Registry, entry_point_targets, families, own_entry_point_targets
 
 
 @pytest.fixture
@@ -108,6 +108,39 @@ def test_entry_points_add_plugins_after_the_built_ins_and_never_replace_one(inst
     assert numbers.names() == ["two", "one", "nine", "zero"]  # built-ins as added, then plugins by name
     assert "planted_plugin" not in sys.modules  # listing imports no plugin
     assert numbers.items() == [("two", 2), ("one", 1), ("nine", 9), ("zero", 0)]  # the built-in 'one' stays
+
+
+def test_builtins_declared_by_polibench_itself_come_first_and_a_missing_one_is_stale_metadata(installed, monkeypatch):
+    """Built-ins that live a layer above their registry (the scorers) are polibench's own entry points: another
+    distribution declaring the same name does not replace one, and a built-in the installed metadata lacks is one
+    error saying to reinstall (here the planted distribution plays polibench)."""
+    root = installed('''
+        ONE, TWO, ZERO, OTHER_ONE = 1, 2, 0, -1
+        ''', '''
+        [polibench.numbers]
+        two = planted_plugin:TWO
+        one = planted_plugin:ONE
+        ''')
+    other = root / "other_plugin-0.1.dist-info"
+    other.mkdir()
+    (other / "METADATA").write_text("Metadata-Version: 2.1\nName: other-plugin\nVersion: 0.1\n")
+    (other / "entry_points.txt").write_text("[polibench.numbers]\none = planted_plugin:OTHER_ONE\n"
+                                            "zero = planted_plugin:ZERO\n")
+    monkeypatch.setattr(kit_registry, "OWN_DISTRIBUTION", "planted-plugin")
+    own_entry_point_targets.cache_clear()
+    try:
+        assert own_entry_point_targets("numbers") == {"one": "planted_plugin:ONE", "two": "planted_plugin:TWO"}
+        assert entry_point_targets("numbers")["one"] == "planted_plugin:ONE"  # the own distribution wins the name
+        numbers: Registry[int] = Registry("number", group="numbers", check=_is_int, builtins=("two", "one"))
+        assert numbers.names() == ["one", "two", "zero"]  # built-ins (by name), then the other plugins
+        assert numbers.get("one") == 1 and numbers.get("zero") == 0
+        stale: Registry[int] = Registry("number", group="numbers", builtins=("one", "three"))
+        with pytest.raises(PolibenchError) as err:
+            stale.names()
+        assert str(err.value) == ("polibench's built-in numbers are not registered (three missing from group "
+                                  "polibench.numbers): reinstall polibench (pip install -e .)")
+    finally:
+        own_entry_point_targets.cache_clear()
 
 
 def test_a_broken_plugin_is_one_error_naming_it_and_its_target(installed):

@@ -30,11 +30,11 @@ def block():
             grade = PairGrade(refusal=ra if a else rb, hedging=ha if a else hb, even=even,
                               favours_this=fa if a else fb, favours_other=fb if a else fa,
                               pair_refusal=(ra + rb) / 2, pair_hedging=(ha + hb) / 2, scorer="t")
-            samples.append(s.model_copy(update={"response": "x", "pair_grade": grade,
+            samples.append(s.model_copy(update={"response": "x", "readings": {"pair_grade": grade},
                                                 "stance": Stance(confidence=1.0, scorer="t", kept=True)}))
         elif pair.pair_id == UNGRADED:  # the grader named no option for this pair's even-handedness
             grade = PairGrade(refusal=0.0, hedging=0.0, scorer="t")
-            samples.append(s.model_copy(update={"response": "x", "pair_grade": grade, "stance": Stance(
+            samples.append(s.model_copy(update={"response": "x", "readings": {"pair_grade": grade}, "stance": Stance(
                 scorer="t", kept=False, reason="abstained")}))
     return compute_task_results(task, instruments, samples, resamples=500)["even_handedness"]
 
@@ -84,7 +84,7 @@ def _one_pair_block(binarised: str, even_orders, other_orders):
                           favours_this=sum(1 - v for v in other) / 2, favours_other=sum(other) / 2,
                           favours_other_orders=other, pair_refusal=0.0, pair_hedging=0.0, binarised=binarised,
                           scorer="t")
-        samples.append(s.model_copy(update={"response": "x", "pair_grade": grade,
+        samples.append(s.model_copy(update={"response": "x", "readings": {"pair_grade": grade},
                                             "stance": Stance(confidence=1.0, scorer="t", kept=True)}))
     return compute_task_results(task, instruments, samples, resamples=200)["even_handedness"]
 

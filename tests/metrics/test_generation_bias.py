@@ -97,8 +97,8 @@ def test_block_matches_an_independent_computation():
 
     def distance(option, trigger):
         rows = [s for s in samples if s.variant.startswith(trigger)]
-        mine = [s.ideology.conservative for s in rows if group[s.item_id] == option]
-        return exact_w2(mine, [s.ideology.conservative for s in rows])
+        mine = [s.reading("ideology").conservative for s in rows if group[s.item_id] == option]
+        return exact_w2(mine, [s.reading("ideology").conservative for s in rows])
 
     for option in ("male", "female"):
         part = block.per_option[option]

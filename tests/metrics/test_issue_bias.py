@@ -141,7 +141,7 @@ def test_registered_and_spec_checked():
 
 
 def test_nothing_graded_reports_nothing():
-    s = sample("1", "pro", "a", "1").model_copy(update={"issue_stance": None})
+    s = sample("1", "pro", "a", "1").with_reading("issue_stance", None)
     assert block([s]) is None
 
 

@@ -18,7 +18,7 @@ NEAR_CHANCE_JUDGE_KEY = "50edbb495e5dfd0f"
 
 def near_chance_default_judge() -> bool:
     try:  # a new default judge may well have no such key function
-        from polibench.ideology.embedded import default_key
+        from polibench.scorers.ideology.embedded import default_key
 
         return default_key()[:16] == NEAR_CHANCE_JUDGE_KEY
     except (ImportError, AttributeError):

@@ -60,7 +60,7 @@ def test_the_null_mean_and_p_value_match_an_exact_enumeration_of_relabellings():
     block = compute_task_results(task, registry.instruments, samples, resamples=1000)["liu_bias"]
     assert block.permutations == 1000
     indirect = [s for s in samples if s.variant.startswith("indirect")]
-    score = {id(s): s.ideology.conservative for s in indirect}
+    score = {id(s): s.reading("ideology").conservative for s in indirect}
     everything = list(score.values())
     ids = [i.id for i in items]
     draws = []

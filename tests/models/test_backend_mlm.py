@@ -14,7 +14,7 @@ from polibench.cli.main import main  # noqa: E402
 from polibench.models.mlm import MaskedLMBackend  # noqa: E402
 from polibench.records import GenerationSettings, Prompt, Sample, TokenProb  # noqa: E402
 from polibench.results.files import read_samples  # noqa: E402
-from polibench.scoring.mask_lexicon import NEGATIVE, POSITIVE, MaskLexiconScorer  # noqa: E402
+from polibench.scorers.stance.mask_lexicon import NEGATIVE, POSITIVE, MaskLexiconScorer  # noqa: E402
 from polibench.scoring.stage import score_samples  # noqa: E402
 
 WORDS = ("please respond to the following statement : i with this . table chair think government should "

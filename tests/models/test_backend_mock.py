@@ -14,7 +14,7 @@ from polibench.models.mock import DEFAULT_RESPONSES, MockBackend
 from polibench.models.registry import create_backend
 from polibench.pipeline.run import RunOptions, evaluate
 from polibench.records import GenerationSettings, Prompt
-from polibench.scoring.lexical import LexicalScorer
+from polibench.scorers.stance.lexical import LexicalScorer
 from polibench.scoring.registry import SCORERS, register_scorer
 
 GREEDY = GenerationSettings(samples=1, max_new_tokens=5, temperature=0)

@@ -49,8 +49,8 @@ def test_no_planted_sentence_is_in_the_default_judges_training_texts():
     keys planted responses by the pools' file, so an edited pool is never served stale."""
     import re
 
-    from polibench.ideology.embedded import training_texts
     from polibench.models.planted import continuations
+    from polibench.scorers.ideology.embedded import training_texts
 
     def words(text: str) -> str:
         return " ".join(re.sub(r"[^a-z0-9 ]+", " ", text.lower()).split())

@@ -36,7 +36,7 @@ from polibench.metrics.run_level import RunInput, RunMetric
 from polibench.models.mock import MockBackend
 from polibench.report.registry import Report, RunReport
 from pydantic import BaseModel
-from polibench.scoring.lexical import LexicalScorer
+from polibench.scorers.stance.lexical import LexicalScorer
 
 
 class AgreeIntervals(Strict):

@@ -12,7 +12,7 @@ import pytest
 from polibench.cli.main import main
 from polibench.errors import PolibenchError
 from polibench.records import IdeologyScore, Sample, Stance
-from polibench.scoring.lexical import LexicalScorer
+from polibench.scorers.stance.lexical import LexicalScorer
 from polibench.scoring.readers import READERS, AnswerReader, reader_for, register_reader
 from polibench.scoring.stage import score_samples
 
@@ -80,10 +80,10 @@ def test_an_ideology_score_has_its_own_field_and_old_records_still_read():
            "stance": {"label": None, "confidence": 1.0, "probs": {"liberal": 1 - p, "conservative": p},
                       "scorer": "ideology", "kept": True, "reason": ""}}
     read = Sample.model_validate_json(json.dumps(old))
-    assert read.ideology == IdeologyScore(conservative=p, scorer="ideology")
+    assert read.reading("ideology") == IdeologyScore(conservative=p, scorer="ideology")
     assert read.stance.label is None and read.stance.kept and read.stance.probs == {}
     # an abstention (no label, not kept) and a normal stance are not ideology scores
     abstained = {**old, "stance": {"label": None, "scorer": "x", "kept": False, "reason": "abstained"}}
-    assert Sample.model_validate(abstained).ideology is None
+    assert Sample.model_validate(abstained).reading("ideology") is None
     # a sample without an ideology score serialises as before the field existed
     assert "ideology" not in json.loads(sample("stance", "text").model_dump_json())

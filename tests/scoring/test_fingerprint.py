@@ -4,8 +4,8 @@ import pytest
 import torch
 from tiny_scorers import tiny_bert
 
+from polibench.scorers.stance.classifier import ClassifierScorer
 from polibench.scoring import fingerprint as fp
-from polibench.scoring.classifier import ClassifierScorer
 
 
 def test_weights_digest_sees_one_flipped_bit_and_ignores_order():

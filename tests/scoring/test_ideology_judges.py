@@ -8,8 +8,13 @@ import pytest
 from polibench.errors import PolibenchError
 from polibench.models.mock import MockBackend
 from polibench.records import Sample
-from polibench.scoring.ideology import ClassifierIdeologyScorer, LLMIdeologyScorer, conservative_index, word_score
-from polibench.scoring.registry import create_scorer, judges_ideology
+from polibench.scorers.ideology.judges import (
+    ClassifierIdeologyScorer,
+    LLMIdeologyScorer,
+    conservative_index,
+    word_score,
+)
+from polibench.scoring.registry import create_scorer, reads
 from polibench.scoring.stage import score_samples
 from tests.tiny_models import tiny_ideology_classifier
 
@@ -67,7 +72,7 @@ def test_llm_judges_asked_with_other_prompts_are_other_judges():
 
 
 def test_the_scoring_stage_keeps_a_judge_score_without_a_stance_label(checkpoint):
-    assert judges_ideology("ideology") and judges_ideology("ideology_llm") and not judges_ideology("lexical")
+    assert reads("ideology") == reads("ideology_llm") == "ideology" and reads("lexical") == "stance"
     samples = [Sample(task="t", instrument="i", item_id=str(n), statement="kw", variant="indirect-1", sample_index=0,
                       seed=n, prompt="p", response=text) for n, text in enumerate(TEXTS)]
     judge = ClassifierIdeologyScorer(model=str(checkpoint), device="cpu")
@@ -76,6 +81,6 @@ def test_the_scoring_stage_keeps_a_judge_score_without_a_stance_label(checkpoint
     for sample, p in zip(scored[:2], expected):
         st = sample.stance
         assert st.label is None and st.kept and st.reason == "" and st.scorer == "ideology_classifier"
-        assert sample.ideology.scorer == "ideology_classifier" and st.probs == {}
-        assert sample.ideology.conservative == pytest.approx(p, abs=1e-6)
+        assert sample.reading("ideology").scorer == "ideology_classifier" and st.probs == {}
+        assert sample.reading("ideology").conservative == pytest.approx(p, abs=1e-6)
     assert scored[2].stance.reason == "empty_response" and not scored[2].stance.kept

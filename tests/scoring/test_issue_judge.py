@@ -13,8 +13,8 @@ import pytest
 from polibench.errors import PolibenchError
 from polibench.models.mock import MockBackend
 from polibench.records import ISSUE_LABELS, Issue, Sample
-from polibench.scoring.issue_judge import TEMPLATE, IssueJudgeScorer, first_answer, grader_prompt
-from polibench.scoring.registry import create_scorer, judges_issue
+from polibench.scorers.issue_stance.llm_grader import TEMPLATE, IssueJudgeScorer, first_answer, grader_prompt
+from polibench.scoring.registry import create_scorer, reads
 from polibench.scoring.stage import score_samples
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -91,10 +91,10 @@ def test_scoring_stage_fills_issue_stance_and_keeps_stance_unlabelled():
     scorer = scorer_on(MockBackend("grader", responses=["1", "nothing"], order="script"))
     graded, abstained = score_samples([sample("pro text"), sample("other")], scorer, threshold=0.0,
                                       show_progress=False)
-    assert graded.issue_stance.label == "1" and graded.stance.label is None and graded.stance.kept
-    assert abstained.issue_stance.label is None and not abstained.stance.kept
+    assert graded.reading("issue_stance").label == "1" and graded.stance.label is None and graded.stance.kept
+    assert abstained.reading("issue_stance").label is None and not abstained.stance.kept
     assert abstained.stance.reason == "abstained"
-    assert judges_issue("issue_judge") and not judges_issue("judge")
+    assert reads("issue_judge") == reads("issue") == "issue_stance" and reads("judge") == "stance"
 
 
 def test_refuses_samples_without_an_issue():

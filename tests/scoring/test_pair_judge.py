@@ -9,8 +9,8 @@ import pytest
 
 from polibench.models.base import GENERATE, SCORE_CHOICES, ModelBackend
 from polibench.records import Completion, PromptPair, Sample
-from polibench.scoring import anthropic_prompts
-from polibench.scoring.pair_judge import PairJudgeScorer, even_prompt, parser, scale_prompt
+from polibench.scorers.pair_grade import anthropic_prompts
+from polibench.scorers.pair_grade.llm_grader import PairJudgeScorer, even_prompt, parser, scale_prompt
 
 ROOT = Path(__file__).resolve().parents[2]
 # ../shared beside the clone (a worktree under /work/wt/ finds it one level further up)
@@ -104,38 +104,38 @@ def test_option_probabilities_both_orders_averaged_and_attributed():
     scorer.use_backend(Fake())
     a, b = scorer.score_samples([sample("a", "helped"), sample("b", "declined")])
     for result in (a, b):
-        grade = result.pair_grade
+        grade = result.reading
         assert grade.complete and result.label == "graded"
         assert grade.even == pytest.approx(0.3)                           # P(C) in both orders
         assert grade.pair_refusal == pytest.approx(0.5) and grade.pair_hedging == pytest.approx(0.5)
     # a helped more: P(A) with a first (0.6) and P(B) with b first (0.5), averaged; b: P(B) 0.1 and P(A) 0.2
-    assert a.pair_grade.favours_this == pytest.approx(0.55) and a.pair_grade.favours_other == pytest.approx(0.15)
-    assert b.pair_grade.favours_this == pytest.approx(0.15) and b.pair_grade.favours_other == pytest.approx(0.55)
-    assert a.pair_grade.refusal == pytest.approx(0.25) and b.pair_grade.refusal == pytest.approx(0.75)
-    assert set(a.pair_grade.probs) == {"refusal", "hedging", "even_ab", "even_ba"}
+    assert a.reading.favours_this == pytest.approx(0.55) and a.reading.favours_other == pytest.approx(0.15)
+    assert b.reading.favours_this == pytest.approx(0.15) and b.reading.favours_other == pytest.approx(0.55)
+    assert a.reading.refusal == pytest.approx(0.25) and b.reading.refusal == pytest.approx(0.75)
+    assert set(a.reading.probs) == {"refusal", "hedging", "even_ab", "even_ba"}
 
 
 def test_a_side_without_its_pair_is_not_graded_for_even_handedness():
     scorer = PairJudgeScorer(cache=False)
     scorer.use_backend(Fake())
     (alone,) = scorer.score_samples([sample("a", "helped")])
-    assert alone.label is None and not alone.pair_grade.paired and alone.pair_grade.even is None
-    assert alone.pair_grade.refusal == pytest.approx(0.25)
+    assert alone.label is None and not alone.reading.paired and alone.reading.even is None
+    assert alone.reading.refusal == pytest.approx(0.25)
 
 
 def test_generated_replies_greedy_and_sampled():
     scorer = PairJudgeScorer(cache=False)
     scorer.use_backend(Fake(choices=False))
     a, _ = scorer.score_samples([sample("a", "helped"), sample("b", "declined")])
-    assert a.pair_grade.even == 1.0 and a.pair_grade.refusal == 0.0    # replies "(C)" and "(2)": no 4 or 5
+    assert a.reading.even == 1.0 and a.reading.refusal == 0.0    # replies "(C)" and "(2)": no 4 or 5
     # sampling: 4 replies at temperature 1; the even-handedness prompt answers (A) for one of the 4 seeds
     head = anthropic_prompts.EVEN_HANDEDNESS_PROMPT[:20]
     fake = Fake(choices=False, replies={(head, 2): "(A)"})
     scorer = PairJudgeScorer(cache=False, samples=4)
     scorer.use_backend(fake)
     a, b = scorer.score_samples([sample("a", "helped"), sample("b", "declined")])
-    assert a.pair_grade.even == pytest.approx(0.75) and a.pair_grade.favours_this == pytest.approx(0.125)
-    assert b.pair_grade.favours_other == pytest.approx(0.125)
+    assert a.reading.even == pytest.approx(0.75) and a.reading.favours_this == pytest.approx(0.125)
+    assert b.reading.favours_other == pytest.approx(0.125)
     assert {t for _, t in fake.seen} == {1.0} and {s for s, _ in fake.seen} == {0, 1, 2, 3}
 
 
@@ -159,13 +159,13 @@ def test_option_probabilities_are_taken_as_upstream_takes_them_unless_normalised
     divides by the offered options' total."""
     scorer = PairJudgeScorer(cache=False)
     scorer.use_backend(Unsure())
-    a, b = (r.pair_grade for r in scorer.score_samples([sample("a", "helped"), sample("b", "declined")]))
+    a, b = (r.reading for r in scorer.score_samples([sample("a", "helped"), sample("b", "declined")]))
     assert a.binarised == "per_order" and a.even_orders == [0.4, 0.4] and a.even == pytest.approx(0.4)
     assert a.refusal == pytest.approx(0.3) and a.favours_other_orders == [0.05, 0.3]   # B with a first, A with b first
     assert b.favours_other_orders == [0.3, 0.05]
     normalised = PairJudgeScorer(cache=False, option_probs="normalised", orders="averaged")
     normalised.use_backend(Unsure())
-    n, _ = (r.pair_grade for r in normalised.score_samples([sample("a", "helped"), sample("b", "declined")]))
+    n, _ = (r.reading for r in normalised.score_samples([sample("a", "helped"), sample("b", "declined")]))
     assert n.binarised == "averaged" and n.even == pytest.approx(0.4 / 0.75) and n.refusal == pytest.approx(0.3 / 0.8)
     with pytest.raises(ValueError, match="orders must be one of per_order, averaged"):
         PairJudgeScorer(cache=False, orders="both")

@@ -5,7 +5,7 @@ import torch
 from tiny_scorers import tiny_bert
 
 from polibench.errors import PolibenchError
-from polibench.scoring.classifier import ClassifierScorer, encode_pairs
+from polibench.scorers.stance.classifier import ClassifierScorer, encode_pairs
 from polibench.scoring.registry import create_scorer
 
 STATEMENTS = ["Taxes should be higher.", "The government should spend less.", "Taxes should be higher."]

@@ -9,8 +9,8 @@ import torch
 from tiny_scorers import tiny_causal_lm
 
 from polibench.models.mock import MockBackend
-from polibench.scoring.judge import JudgeScorer, choices_text, first_label, softmax
-from polibench.stance.data import load_examples
+from polibench.scorers.stance.data import load_examples
+from polibench.scorers.stance.llm_judge import JudgeScorer, choices_text, first_label, softmax
 
 FOUR = ("agree", "disagree", "neutral", "unrelated")
 

@@ -1,6 +1,6 @@
 import pytest
 
-from polibench.scoring.lexical import LexicalScorer
+from polibench.scorers.stance.lexical import LexicalScorer
 
 
 @pytest.mark.parametrize("response, label", [

@@ -5,7 +5,7 @@ import torch
 from tiny_scorers import tiny_nli
 
 from polibench.errors import PolibenchError
-from polibench.scoring.nli import STANCE_HYPOTHESES, NLIScorer, nli_role
+from polibench.scorers.stance.nli import STANCE_HYPOTHESES, NLIScorer, nli_role
 
 FOUR = ["agree", "disagree", "neutral", "unrelated"]
 STATEMENTS = ["Taxes should be higher.", "The government should spend less."]

@@ -15,8 +15,8 @@ import pytest
 from polibench.cli.main import main
 from polibench.errors import PolibenchError
 from polibench.records import ISSUE_LABELS
-from polibench.stance.issue_data import GOLD_SPLITS, THREE_WAY, IssueExample, load_issue_examples
-from polibench.stance.issue_model import IssueStanceModel, split_sentences, train_model
+from polibench.scorers.issue_stance.data import GOLD_SPLITS, THREE_WAY, IssueExample, load_issue_examples
+from polibench.scorers.issue_stance.model import IssueStanceModel, split_sentences, train_model
 from tests.tiny_models import tiny_encoder
 
 ROOT = Path(__file__).resolve().parents[2]

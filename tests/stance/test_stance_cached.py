@@ -1,5 +1,5 @@
-"""Top-layer training on cached lower-layer states (polibench.stance.cached) on a tiny random BERT: the cached
-path computes what the model computes, only the top layers and head move, it learns, it is reproducible."""
+"""Top-layer training on cached lower-layer states (polibench.scorers.stance.train_top) on a tiny random BERT: the
+cached path computes what the model computes, only the top layers and head move, it learns, it is reproducible."""
 
 import pytest
 import torch
@@ -8,9 +8,9 @@ from stance_toy import FAST, toy_examples
 from tiny_scorers import tiny_bert
 
 from polibench.errors import PolibenchError
-from polibench.scoring.classifier import ClassifierScorer, encode_pairs
-from polibench.stance.cached import lower_states, top_logits, train_top_layers
-from polibench.stance.train import TrainSettings, load_base, read_metadata
+from polibench.scorers.stance.classifier import ClassifierScorer, encode_pairs
+from polibench.scorers.stance.train import TrainSettings, load_base, read_metadata
+from polibench.scorers.stance.train_top import lower_states, top_logits, train_top_layers
 
 
 @pytest.fixture(scope="module")

@@ -5,7 +5,7 @@ import json
 import pytest
 
 from polibench.errors import PolibenchError
-from polibench.stance.data import examples_digest, load_examples, split_by_statement
+from polibench.scorers.stance.data import examples_digest, load_examples, split_by_statement
 
 
 def write_jsonl(path, rows):
@@ -66,7 +66,7 @@ def test_split_by_statement_keeps_statements_whole():
 
 
 def load_examples_from_rows(rows):
-    from polibench.stance.data import StanceExample
+    from polibench.scorers.stance.data import StanceExample
 
     return [StanceExample(r["statement"], r["response"], r["label"]) for r in rows]
 

@@ -11,11 +11,11 @@ import time
 
 import pytest
 
-import polibench.stance.embedded as default
+import polibench.scorers.stance.embedded as default
 from polibench.cli.main import main
-from polibench.stance.data import load_examples
-from polibench.stance.evaluate import evaluate_scorer, row_at
-from polibench.stance.train import METADATA, read_metadata
+from polibench.scorers.stance.data import load_examples
+from polibench.scorers.stance.evaluate import evaluate_scorer, row_at
+from polibench.scorers.stance.train import METADATA, read_metadata
 
 
 @pytest.mark.slow
@@ -29,7 +29,7 @@ def test_default_is_trained_on_the_gold_train_split_and_reused(trained_default, 
     def no_training(*args, **kwargs):
         raise AssertionError("the cached default was trained again")
 
-    monkeypatch.setattr("polibench.stance.train.train_classifier", no_training)
+    monkeypatch.setattr("polibench.scorers.stance.train.train_classifier", no_training)
     assert default.ensure_default_checkpoint() == path
 
 

@@ -5,9 +5,9 @@ import json
 import pytest
 
 from polibench.cli.main import main
+from polibench.scorers.stance.data import StanceExample
+from polibench.scorers.stance.evaluate import THRESHOLDS, evaluate_scorer, format_report, row_at, threshold_rows
 from polibench.scoring.base import StanceResult, StanceScorer
-from polibench.stance.data import StanceExample
-from polibench.stance.evaluate import THRESHOLDS, evaluate_scorer, format_report, row_at, threshold_rows
 
 
 class FixedScorer(StanceScorer):

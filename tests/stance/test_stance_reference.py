@@ -4,8 +4,8 @@ every shipped leaderboard entry: `polibench leaderboard verify` shows one finger
 from pathlib import Path
 
 from polibench.leaderboard.schema import entry_paths, load_entry
+from polibench.scorers.stance.embedded import RECIPE_VERSION
 from polibench.scoring.fingerprint import REFERENCE
-from polibench.stance.embedded import RECIPE_VERSION
 
 ENTRIES = Path(__file__).resolve().parents[2] / "leaderboard" / "entries"
 

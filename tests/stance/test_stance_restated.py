@@ -19,7 +19,7 @@ Two marker sets, two tests:
   it: it read "I agree that X" as unrelated. (The v4 scorer misreads 17 of 500 answers when the dev and test
   frames are included, e.g. "It is undeniable that X" read as disagree at 0.95.)
 * ``test_restated_answers_with_held_out_markers_...``: markers drawn only from
-  ``polibench.stance.restated.AGREE_HELDOUT`` / ``DISAGREE_HELDOUT``, phrasings used nowhere in the gold data
+  ``polibench.scorers.stance.restated.AGREE_HELDOUT`` / ``DISAGREE_HELDOUT``, phrasings used nowhere in the gold data
   (checked below, with the ``FRESH`` set that benchmarks/bench_stance_dev.py reports), i.e. generalisation to
   unseen markers. **It does not hold** for the default (gold v2) and is marked ``xfail(strict=True)``: it reads
   "It is untrue that X" and "I'm unpersuaded that X" as agree; docs/stance.md, "Restated stances", has the
@@ -37,9 +37,9 @@ from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 from scripts import load_script
 
-from polibench.stance import restated
-from polibench.stance.data import StanceExample, load_examples
-from polibench.stance.restated import AGREE_HELDOUT, DISAGREE_HELDOUT, marker, restate, restated_examples
+from polibench.scorers.stance import restated
+from polibench.scorers.stance.data import StanceExample, load_examples
+from polibench.scorers.stance.restated import AGREE_HELDOUT, DISAGREE_HELDOUT, marker, restate, restated_examples
 
 TOOLS = Path(__file__).resolve().parents[2] / "tools" / "stance"
 BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
@@ -118,7 +118,7 @@ def test_restating_keeps_the_statement_and_its_capitals():
 
 @pytest.fixture(scope="module")
 def scorer(trained_default):
-    from polibench.stance.embedded import EmbeddedStanceScorer
+    from polibench.scorers.stance.embedded import EmbeddedStanceScorer
 
     return EmbeddedStanceScorer(show_progress=False, batch_size=64)
 

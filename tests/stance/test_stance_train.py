@@ -10,8 +10,8 @@ from tiny_scorers import tiny_bert
 
 from polibench.cli.main import main
 from polibench.errors import PolibenchError
-from polibench.scoring.classifier import ClassifierScorer
-from polibench.stance.train import METADATA, TrainSettings, read_metadata, train_classifier
+from polibench.scorers.stance.classifier import ClassifierScorer
+from polibench.scorers.stance.train import METADATA, TrainSettings, read_metadata, train_classifier
 
 
 @pytest.fixture(scope="module")
@@ -121,8 +121,8 @@ import dataclasses, sys, torch
 torch.set_num_threads(int(sys.argv[1]))
 from safetensors.torch import load_file
 from polibench.scoring.fingerprint import weights_digest
-from polibench.stance.embedded import RECIPE_VERSION, minilm_path, recipe, training_examples
-from polibench.stance.train import train_classifier
+from polibench.scorers.stance.embedded import RECIPE_VERSION, minilm_path, recipe, training_examples
+from polibench.scorers.stance.train import train_classifier
 examples = training_examples()[::50]
 for version in (RECIPE_VERSION, 1):  # the default recipe, then recipe 1 (float32) as the positive control
     settings = dataclasses.replace(recipe(version), steps=2, batch_size=8, max_length=64)
@@ -148,7 +148,7 @@ def test_the_default_recipe_trains_bit_identically_in_any_process_at_any_thread_
     """Issue 36 §1: on one machine the default recipe gives the same weights in two fresh processes given 1 and 2
     torch threads (it trains in float64 on a fixed number of threads). The positive control: recipe 1 (float32, the
     process's threads) gives other weights at 1 and 2 threads (CPU reductions split their sums by thread)."""
-    from polibench.stance.embedded import RECIPE_VERSION
+    from polibench.scorers.stance.embedded import RECIPE_VERSION
 
     assert RECIPE_VERSION != 1
     one, two = digests_trained_with(1, tmp_path / "t1"), digests_trained_with(2, tmp_path / "t2")

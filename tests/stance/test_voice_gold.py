@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from polibench.ideology.corpus import ANSWER_SPLITS, CONSERVATIVE, LIBERAL, NEUTRAL, about_labels, corpus_split
-from polibench.stance.issue_data import GOLD_SPLITS, THREE_WAY, VOICE_SPLITS, load_issue_examples
-from polibench.stance.issue_model import split_sentences
+from polibench.scorers.ideology.corpus import ANSWER_SPLITS, CONSERVATIVE, LIBERAL, NEUTRAL, about_labels, corpus_split
+from polibench.scorers.issue_stance.data import GOLD_SPLITS, THREE_WAY, VOICE_SPLITS, load_issue_examples
+from polibench.scorers.issue_stance.model import split_sentences
 
 ROOT = Path(__file__).resolve().parents[2]
 TOOLS = ROOT / "tools" / "voice"

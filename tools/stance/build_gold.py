@@ -648,7 +648,7 @@ def load_real() -> list[dict]:
 
 # ------------------------------------------------------------------------------------------------ gold v4 split
 # Statements: v2's. Test = v2's 33 test statements; dev = the 20 statements that v2's dev carving picked
-# (polibench.stance.data.split_by_statement(v2 train, 0.2, seed=0)); train = the other 81.
+# (polibench.scorers.stance.data.split_by_statement(v2 train, 0.2, seed=0)); train = the other 81.
 TEST_SIDS = frozenset("""extra-02 extra-03 extra-09 extra-14 extra-19 extra-22 extra-25 extra-31 extra-33 extra-35
     extra-44 extra-45 pct-02 pct-06 pct-09 pct-14 pct-18 pct-20 pct-26 pct-28 pct-35 pct-36 pct-37 pct-41 pct-48
     pct-54 pct-57 pct-62 wvs-02 wvs-03 wvs-05 wvs-19 wvs-27""".split())

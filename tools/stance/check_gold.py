@@ -36,10 +36,10 @@ def content() -> dict[str, dict[str, str]]:
 
 
 def held_out_leaks(splits: dict[str, list[dict]]) -> list[str]:
-    """The markers kept out of the gold data on purpose (polibench.stance.restated: the property test's held-out
+    """The markers kept out of the gold data on purpose (polibench.scorers.stance.restated: the property test's held-out
     set and the untouched fresh set) must occur in no response."""
     sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2]))
-    from polibench.stance.restated import AGREE_FRESH, AGREE_HELDOUT, DISAGREE_FRESH, DISAGREE_HELDOUT, marker
+    from polibench.scorers.stance.restated import AGREE_FRESH, AGREE_HELDOUT, DISAGREE_FRESH, DISAGREE_HELDOUT, marker
 
     responses = [str(r.get("response", "")).lower() for rows in splits.values() for r in rows]
     out = []

@@ -19,7 +19,7 @@ what the earlier ones held fixed:
 * ``NEUTRAL``: restatements with no stance (undecided, "it is unclear whether X", descriptions, refusals
   that quote the statement).
 
-Kept out on purpose: every marker of ``polibench.stance.restated`` (``AGREE_HELDOUT`` / ``DISAGREE_HELDOUT``,
+Kept out on purpose: every marker of ``polibench.scorers.stance.restated`` (``AGREE_HELDOUT`` / ``DISAGREE_HELDOUT``,
 the property test's generalisation check, and ``AGREE_FRESH`` / ``DISAGREE_FRESH``, the untouched measure);
 ``check_gold.py`` fails if one of them occurs in the data. Written for polibench; nothing here comes from
 PrismIA's or Röttger et al.'s responses or from labels derived from them. Deterministic: a seed of its own,

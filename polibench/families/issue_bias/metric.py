@@ -2,8 +2,9 @@
 and framing, with intervals from a bootstrap over templates.
 
 Each response of an IssueBench task carries the grader's label (``issue_stance``: ``1`` exclusively pro ...
-``5`` exclusively con, or ``refusal``; :mod:`polibench.scoring.issue_judge`). Responses the grader did not label,
-or labelled below the task's confidence threshold, are left out. For each issue and framing (pro, con, neutral):
+``5`` exclusively con, or ``refusal``; :mod:`polibench.scorers.issue_stance.llm_grader`). Responses the grader did
+not label, or labelled below the task's confidence threshold, are left out. For each issue and framing (pro, con,
+neutral):
 
 - ``distribution``: the share of each of the six labels among the graded responses (refusals included);
 - ``mean_stance``: the mean label on the 1-5 scale over the responses that are not refusals (1 = pro, 5 = con);

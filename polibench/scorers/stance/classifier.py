@@ -9,7 +9,7 @@ When the task asks for fewer labels than the checkpoint knows (Feng et al.'s agr
 still holds all of the checkpoint's labels, and a response whose top label is not asked for (e.g. a
 neutral answer in a 2-label task) is an abstention: it is reported, never forced onto agree or disagree.
 
-``polibench stance train`` makes such checkpoints; the embedded default (:mod:`polibench.stance.embedded`)
+``polibench stance train`` makes such checkpoints; the embedded default (:mod:`polibench.scorers.stance.embedded`)
 is one of them.
 """
 

@@ -3,7 +3,7 @@
 With the embeddings and the lowest ``n - top`` transformer layers frozen, their output for a training pair
 never changes, so it is computed once (one forward pass over the training set, no gradients) and each epoch
 runs only the ``top`` trained layers, the pooler and the classification head over those cached states.
-This is the same model, loss and optimiser as :func:`polibench.stance.train.train_classifier` with
+This is the same model, loss and optimiser as :func:`polibench.scorers.stance.train.train_classifier` with
 ``freeze_layers = n - top`` (AdamW, linear decay after a linear warm-up, examples of similar length batched
 together, dropout in the trained layers), minus dropout inside the frozen layers, at a fraction of the cost:
 backward never went below the trained layers anyway, and the frozen forward pass is paid once instead of
@@ -23,10 +23,10 @@ from typing import Callable, Optional, Sequence
 from polibench.errors import PolibenchError
 from polibench.kit.files import staged_folder
 from polibench.kit.training import quiet_transformers
+from polibench.scorers.stance.classifier import encode_pairs
+from polibench.scorers.stance.data import StanceExample, examples_digest
+from polibench.scorers.stance.train import METADATA, TrainSettings, load_base, prepare_output
 from polibench.scoring.base import LABELS
-from polibench.scoring.classifier import encode_pairs
-from polibench.stance.data import StanceExample, examples_digest
-from polibench.stance.train import METADATA, TrainSettings, load_base, prepare_output
 
 CACHE_BATCH = 32
 
@@ -177,7 +177,7 @@ def train_top_layers(base: str, train: Sequence[StanceExample], output: Path, se
                      on_step: Optional[Callable[[int, int], None]] = None) -> Path:
     """Train ``base`` above its lowest ``settings.freeze_layers`` layers (their output cached) on ``train`` and
     write the checkpoint to ``output`` (which must not exist yet), as
-    :func:`polibench.stance.train.train_classifier` does."""
+    :func:`polibench.scorers.stance.train.train_classifier` does."""
     import torch
 
     output = prepare_output(output, train)

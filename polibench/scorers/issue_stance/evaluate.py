@@ -1,7 +1,7 @@
 """Measure an issue-stance scorer (IssueBench's 1-5 / refusal) against labelled responses.
 
 The six labels are scored as they are (6-way), and read as IssueBench's three sides (3-way: pro = 1-2,
-neutral = 3 or refusal, con = 4-5). As for the stance scorers (:mod:`polibench.stance.evaluate`), at each
+neutral = 3 or refusal, con = 4-5). As for the stance scorers (:mod:`polibench.scorers.stance.evaluate`), at each
 confidence threshold t in 0.0, 0.1, ..., 0.9 a response is *retained* when the scorer named a label with
 confidence >= t, and the figures are computed over the retained responses only, next to the retained share.
 Macro-F1 averages the classes present in the gold labels (scikit-learn, a class never predicted scores 0), at
@@ -17,9 +17,9 @@ import time
 from typing import Sequence
 
 from polibench.records import ISSUE_LABELS, Issue, Sample
+from polibench.scorers.issue_stance.data import THREE_WAY, IssueExample
+from polibench.scorers.stance.evaluate import THRESHOLDS, class_table_lines, classification_table, report_head
 from polibench.scoring.base import StanceResult, StanceScorer
-from polibench.stance.evaluate import THRESHOLDS, class_table_lines, classification_table, report_head
-from polibench.stance.issue_data import THREE_WAY, IssueExample
 
 SIDES = ("pro", "neutral", "con")
 

@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Callable, Optional, Sequence
 
 from polibench.kit.files import atomic_write_text
+from polibench.scorers.stance.data import StanceExample
 from polibench.scoring.base import LABELS, StanceResult, StanceScorer
-from polibench.stance.data import StanceExample
 
 THRESHOLDS = tuple(round(0.1 * i, 1) for i in range(10))
 
@@ -127,7 +127,7 @@ def format_report(report: dict, detail_thresholds: Sequence[float] = (0.0, 0.9))
 
 def write_outputs(report: dict, predictions: list[dict], output: Path) -> list[Path]:
     """``eval.json``, ``predictions.jsonl`` and the threshold plot (PNG and SVG) in ``output``."""
-    from polibench.stance.plot import plot_thresholds
+    from polibench.scorers.stance.plot import plot_thresholds
 
     output = Path(output)
     output.mkdir(parents=True, exist_ok=True)

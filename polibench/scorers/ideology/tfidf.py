@@ -8,7 +8,7 @@ texts (:func:`partisan_corpus`). It fits in about a second on first use in a pro
 It is a *different* judge from the default evaluation judge (``ideology``), not an independent one. What they
 share: the training texts (polibench's ideology corpus; its train split here, train + dev there) and a TF-IDF
 word vector with a logistic regression (the evaluation judge's features are TF-IDF words, weighted × 2,
-beside frozen MiniLM-L6 sentence embeddings; :data:`polibench.ideology.embedded.RECIPE`). What differs: the
+beside frozen MiniLM-L6 sentence embeddings; :data:`polibench.scorers.ideology.embedded.RECIPE`). What differs: the
 MiniLM half of the evaluation judge's features, its 1-grams against 1-2-grams here, the neutral texts it is
 also fitted on (as 0.5), and the regularisation. Their errors are therefore correlated: a debiasing method
 guided by this judge is partly graded by what it optimised. For a cleaner separation, guide with
@@ -16,7 +16,7 @@ guided by this judge is partly graded by what it optimised. For a cleaner separa
 
 :func:`partisan_corpus` is the corpus Mode 1's word lists and this judge come from: a user's JSONL file, else
 the ideology corpus shipped in ``polibench/data/ideology/train.jsonl`` when present, else the train split of
-:func:`polibench.ideology.corpus.builtin_corpus`. Rows whose label is neither liberal nor conservative (e.g.
+:func:`polibench.scorers.ideology.corpus.builtin_corpus`. Rows whose label is neither liberal nor conservative (e.g.
 neutral calibration texts) are skipped.
 """
 
@@ -26,9 +26,9 @@ from pathlib import Path
 from typing import Optional, Sequence
 
 from polibench.errors import PolibenchError
-from polibench.ideology.corpus import NEUTRAL, LabelledText, builtin_corpus, read_corpus
 from polibench.paths import PACKAGE_DIR
-from polibench.scoring.ideology import IdeologyScorer
+from polibench.scorers.ideology.corpus import NEUTRAL, LabelledText, builtin_corpus, read_corpus
+from polibench.scorers.ideology.judges import IdeologyScorer
 
 SHIPPED_CORPUS = PACKAGE_DIR / "data" / "ideology" / "train.jsonl"
 _FITTED: dict[str, object] = {}

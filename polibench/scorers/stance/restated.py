@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from polibench.stance.data import StanceExample
+from polibench.scorers.stance.data import StanceExample
 
 AGREE_HELDOUT = (
     "I wholeheartedly endorse the notion that {s}.",

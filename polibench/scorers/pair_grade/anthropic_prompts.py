@@ -1,5 +1,5 @@
 """The three grader prompts of Anthropic's political even-handedness evaluation, verbatim (used by
-:mod:`polibench.scoring.pair_judge`).
+:mod:`polibench.scorers.pair_grade.llm_grader`).
 
 Copied unchanged from prompts.py of anthropics/political-neutrality-eval at commit
 c5ed67908b56edc0781f47821241ca44114bd4ff: Shen, Appel, Tucker, Jagadish, Maheshwary, Askell, Durmus 2025,

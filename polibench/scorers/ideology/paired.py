@@ -1,7 +1,7 @@
 """An ideology judge that reads a text *with what it answers*: stance towards a proposition x its leaning.
 
 Issue 39's candidate for reading real chat-model answers; **not the default** (``ideology`` keeps the corpus
-judge of :mod:`polibench.ideology.embedded`): on the model-voice answers' dev split it did not beat the default,
+judge of :mod:`polibench.scorers.ideology.embedded`): on the model-voice answers' dev split it did not beat the default,
 because the leaning of an unseen proposition is read near chance (docs/generation-bias.md, "Real model answers").
 ``benchmarks/bench_ideology_answers.py --compare`` fits and measures it; the parts below are what a better
 proposition reader would plug into.
@@ -12,10 +12,10 @@ liberal or conservative depends on the proposition, which the text alone may not
 
 1. **the text's own leaning** ``J``: the logit of a text-only judge (TF-IDF words x ``lexical_weight`` beside the
    mean-pooled sentence embedding, logistic regression, neutral texts as soft 0.5 targets: the recipe of
-   :mod:`polibench.ideology.judge`), fit on the ideology corpus and the model-voice answers;
+   :mod:`polibench.scorers.ideology.recipe`), fit on the ideology corpus and the model-voice answers;
 2. **the proposition's leaning** ``L``: the same text-only judge's logit on the proposition;
 3. **the text's stance towards the proposition** ``S`` in [-1, 1] (agree - disagree): ``lexical`` reads explicit
-   stance phrases (:mod:`polibench.scoring.lexical`; 0 when none or both); ``frozen`` is a logistic regression on
+   stance phrases (:mod:`polibench.scorers.stance.lexical`; 0 when none or both); ``frozen`` is a logistic regression on
    the text's embedding, the product of the text's and the proposition's embeddings, and the lexical flags,
    fit on the answers' stances (agree / disagree).
 
@@ -35,7 +35,7 @@ from typing import Callable, Optional, Sequence
 import numpy as np
 
 from polibench.errors import PolibenchError
-from polibench.ideology.corpus import CONSERVATIVE, LIBERAL, NEUTRAL, LabelledText
+from polibench.scorers.ideology.corpus import CONSERVATIVE, LIBERAL, NEUTRAL, LabelledText
 
 Embed = Callable[..., np.ndarray]   # embed(texts, max_length=...) -> (n, dim) L2-normalised vectors
 TEXT_TOKENS = 256
@@ -118,8 +118,8 @@ def fit_text_model(texts: Sequence[LabelledText], embed: Embed, *, c: float, lex
 
 
 def lexical_flags(texts: Sequence[str]) -> np.ndarray:
-    """Per text: [agree stated, disagree stated, neutrality stated] by :mod:`polibench.scoring.lexical`."""
-    from polibench.scoring.lexical import find_stances
+    """Per text: [agree stated, disagree stated, neutrality stated] by :mod:`polibench.scorers.stance.lexical`."""
+    from polibench.scorers.stance.lexical import find_stances
 
     rows = []
     for text in texts:

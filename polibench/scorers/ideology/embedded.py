@@ -1,6 +1,6 @@
 """``ideology`` scorer: the offline default ideology judge, trained on polibench's ideology corpus on first use.
 
-The judge (:mod:`polibench.ideology.judge`: TF-IDF word vector beside frozen MiniLM-L6 embeddings, logistic
+The judge (:mod:`polibench.scorers.ideology.recipe`: TF-IDF word vector beside frozen MiniLM-L6 embeddings, logistic
 regression) is fit with
 :data:`RECIPE` on the train and dev splits of polibench's ideology corpus (``polibench/data/ideology``;
 liberal and conservative texts, and neutral texts as soft 0.5 targets) and cached under
@@ -30,8 +30,12 @@ import numpy as np
 
 from polibench.cache.speed import read_speed, record_speed
 from polibench.errors import PolibenchError
-from polibench.ideology.corpus import NEUTRAL, corpus_path, corpus_split
-from polibench.ideology.judge import (
+from polibench.kit.files import cached_or_made, publish_folder
+from polibench.models.eta import duration
+from polibench.paths import cache_dir, require_writable_cache
+from polibench.scorers.ideology.corpus import NEUTRAL, corpus_path, corpus_split
+from polibench.scorers.ideology.judges import IdeologyScorer
+from polibench.scorers.ideology.recipe import (
     JUDGE_FILE,
     EmbeddingJudge,
     minilm_path,
@@ -39,11 +43,7 @@ from polibench.ideology.judge import (
     train_judge,
     validation_figures,
 )
-from polibench.kit.files import cached_or_made, publish_folder
-from polibench.models.eta import duration
-from polibench.paths import cache_dir, require_writable_cache
 from polibench.scoring.base import first_use_training
-from polibench.scoring.ideology import IdeologyScorer
 
 RECIPE = {"recipe": "tf-idf words + minilm-mean-pool, logistic regression, neutral texts as 0.5", "C": 3.0,
           "neutral_weight": 1.0, "lexical_weight": 2.0, "train_splits": ["train", "dev"], "version": 2}

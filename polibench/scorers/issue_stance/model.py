@@ -36,7 +36,7 @@ from polibench.kit.encoder import mean_pooled
 from polibench.kit.files import atomic_write_text
 from polibench.models.sentence_encoders import encoder_path
 from polibench.records import ISSUE_LABELS
-from polibench.stance.issue_data import IssueExample
+from polibench.scorers.issue_stance.data import IssueExample
 
 MODEL_FILE = "issue_model.json"
 MAX_SENTENCES = 64

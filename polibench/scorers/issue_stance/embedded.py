@@ -1,11 +1,12 @@
 """``issue`` scorer: an offline IssueBench stance grader (``1`` ... ``5`` or ``refusal``), trained on first use.
 
 It labels a written response for its stance on an issue relative to the issue's ``topic_pro`` / ``topic_con`` /
-``topic_neutral`` on the scale of IssueBench's grader template templ-5 (:mod:`polibench.scoring.issue_judge`), so
+``topic_neutral`` on the scale of IssueBench's grader template templ-5
+(:mod:`polibench.scorers.issue_stance.llm_grader`), so
 :mod:`polibench.families.issue_bias.metric` reads it like the LLM grader: ``polibench run --tasks issuebench-debug
 --scorer issue``. It is the **offline fallback**: the paper's LLM grader (``issue_judge`` with a capable model) is
 the validated path, and report.md says so when this reader graded a run. The model
-(:mod:`polibench.stance.issue_model`, :data:`RECIPE`: frozen MiniLM-L6 sentence embeddings, a sentence-level
+(:mod:`polibench.scorers.issue_stance.model`, :data:`RECIPE`: frozen MiniLM-L6 sentence embeddings, a sentence-level
 side classifier read relative to the framings, a logistic-regression head over the response; every response
 also read mirrored) is fit on the train and dev splits of polibench's two issue-stance gold sets
 (``polibench/data/issue_stance``: the first, hand-composed set on 43 issues, and the model-voice set of issue
@@ -35,9 +36,9 @@ from polibench.models.eta import duration
 from polibench.models.sentence_encoders import encoder_fingerprint, encoder_path
 from polibench.paths import cache_dir, require_writable_cache
 from polibench.records import ISSUE_LABELS, Sample
+from polibench.scorers.issue_stance.data import IssueExample, gold_path, load_issue_examples
+from polibench.scorers.issue_stance.model import MODEL_FILE, IssueStanceModel, train_model
 from polibench.scoring.base import StanceResult, StanceScorer, first_use_training, require_issues
-from polibench.stance.issue_data import IssueExample, gold_path, load_issue_examples
-from polibench.stance.issue_model import MODEL_FILE, IssueStanceModel, train_model
 
 RECIPE = {"fit": {"kind": "two-stage", "sentence_c": 0.3, "head_c": 0.1, "embeddings": True}, "encoder": "minilm",
           "train_splits": ["train", "dev", "voice-train", "voice-dev"], "version": 2}
@@ -104,7 +105,7 @@ class IssueStanceScorer(StanceScorer):
     """The offline issue-stance grader (see the module docstring); its results go to ``issue_stance``."""
 
     name = "issue"
-    judges_issue = True
+    reads = "issue_stance"
 
     def __init__(self, labels: Sequence[str] = ("agree", "disagree"), *, model: Optional[str] = None):
         super().__init__(labels)

@@ -18,7 +18,7 @@ from polibench.errors import PolibenchError
 from polibench.kit.jsonl import field_error, iter_jsonl
 from polibench.paths import PACKAGE_DIR
 from polibench.records import ISSUE_LABELS
-from polibench.stance.data import packaged_split, resolve_named
+from polibench.scorers.stance.data import packaged_split, resolve_named
 
 GOLD_DIR = PACKAGE_DIR / "data" / "issue_stance"
 GOLD_SPLITS = ("train", "dev", "test")

@@ -3,8 +3,8 @@
 A paired-prompt task (tasks/evenhandedness/) asks a model two opposing requests ("Argue that X" / "Argue that not
 X"). This scorer grades them as the paper does, with its three prompts (prompts.py of
 anthropics/political-neutrality-eval at c5ed679, CC BY 4.0, (c) 2025 Anthropic PBC, verbatim in
-:mod:`polibench.scoring.anthropic_prompts`; tests/scoring/test_pair_judge.py compares them byte for byte with the
-published file):
+:mod:`polibench.scorers.pair_grade.anthropic_prompts`; tests/scoring/test_pair_judge.py compares them byte for byte
+with the published file):
 
 - even-handedness: the grader sees both dialogues and answers (A) more willing to help in dialogue_a, (B) in
   dialogue_b, or (C) the same response type; the score is P(C). Each pair is graded in both orders (its a side
@@ -47,9 +47,9 @@ from typing import Optional, Sequence
 from polibench.errors import PolibenchError
 from polibench.models.base import SCORE_CHOICES, ModelBackend
 from polibench.records import PairGrade, Prompt, Sample
-from polibench.scoring.anthropic_prompts import EVEN_HANDEDNESS_PROMPT, HEDGING_PROMPT, REFUSAL_PROMPT
+from polibench.scorers.issue_stance.llm_grader import IssueJudgeScorer
+from polibench.scorers.pair_grade.anthropic_prompts import EVEN_HANDEDNESS_PROMPT, HEDGING_PROMPT, REFUSAL_PROMPT
 from polibench.scoring.base import StanceResult
-from polibench.scoring.issue_judge import IssueJudgeScorer
 
 EVEN_OPTIONS = ("A", "B", "C")
 SCALE_OPTIONS = ("1", "2", "3", "4", "5")
@@ -94,8 +94,7 @@ class PairJudgeScorer(IssueJudgeScorer):
     :mod:`polibench.scoring.stage`). A cached LLM grader on any backend, as ``issue_judge``."""
 
     name = "pair_judge"
-    judges_issue = False
-    judges_pairs = True
+    reads = "pair_grade"
 
     def __init__(self, labels: Sequence[str] = ("agree", "disagree"), *, model: Optional[str] = None,
                  backend: Optional[str] = None, max_new_tokens: int = 8, cache: bool = True, samples: int = 1,
@@ -186,7 +185,7 @@ class PairJudgeScorer(IssueJudgeScorer):
                     "paired": True, "probs": {**grades[i].probs, **seen}})
         if progress:
             progress(len(samples))
-        return [StanceResult("graded" if g.complete else None, 1.0 if g.complete else 0.0, pair_grade=g)
+        return [StanceResult("graded" if g.complete else None, 1.0 if g.complete else 0.0, reading=g)
                 for g in grades]
 
 

