@@ -13,8 +13,9 @@ uninterrupted run.
 ``kv_cache_memory_bytes`` (the KV cache's size, instead of a share of GPU memory; on vLLM's CPU build it replaces
 the 4 GiB default, as the ``VLLM_CPU_KVCACHE_SPACE`` variable does in whole GiB), ``dtype``, ``max_model_len``,
 ``quantization``, ``revision``, ``tokenizer``, ``trust_remote_code``, ``enforce_eager``, ``enable_prefix_caching``,
-``max_num_seqs``, ``kv_cache_dtype``, ``download_dir``, ``seed``. The engine starts on the first request, so a
-fully cached re-run never loads the model. ``chunk_size`` (default 2048) is how many requests go to
+``max_num_seqs``, ``kv_cache_dtype``, ``download_dir``, ``seed``. On vLLM's CPU build chunked prefill is off
+(:meth:`VLLMEngines.platform_args`: with it, seeded requests stopped the engine). The engine starts on the first
+request, so a fully cached re-run never loads the model. ``chunk_size`` (default 2048) is how many requests go to
 ``LLM.generate`` at once: the response cache persists a chunk when it comes back, so a killed run loses at most
 one chunk's responses, and smaller chunks keep the engine's batch less full at each chunk's end. It does not
 change a response.
@@ -72,7 +73,16 @@ class VLLMEngines:
     def engine(self, model: str, engine_args: dict) -> Any:
         from vllm import LLM
 
-        return LLM(model=model, **engine_args)
+        return LLM(model=model, **self.platform_args(), **engine_args)
+
+    def platform_args(self) -> dict:
+        """What this platform's engines need beyond the backend's arguments. On vLLM's CPU build: no chunked
+        prefill. When vLLM splits a prompt over two engine steps it rolls that request's seeded generator back
+        (``gen.set_offset`` in its model runner), which torch's CPU generator cannot do: the engine died with
+        "CPU Generator does not use offset" as soon as a batch of seeded requests held more prompt tokens than one
+        step takes (4,096 on CPU), e.g. the PCT's 124 requests at 2 samples. Without chunked prefill a prompt
+        waits whole for the next step (vLLM then raises the step's budget to at least ``max_model_len``)."""
+        return {"enable_chunked_prefill": False} if self.on_cpu() else {}
 
     def sampling_params(self, **kwargs) -> Any:
         from vllm import SamplingParams

@@ -3,7 +3,7 @@
 vLLM reads its CPU settings from the environment when an engine starts, in every process it spawns; they are set
 here, before any engine exists, for a 2-core machine shared with other work:
 
-- ``VLLM_CPU_KVCACHE_SPACE`` unset: it would override the engines' ``kv_cache_memory_bytes`` (256 MiB each,
+- ``VLLM_CPU_KVCACHE_SPACE`` unset: it would override the engines' ``kv_cache_memory_bytes`` (768 MiB each,
   engine_kit.ENGINE_ARGS; vLLM's CPU default is 4 GiB, and the variable counts whole GiB). An engine then takes
   about 3.5 GB while it runs (its three processes, the worker with the float32 weights and the KV cache);
 - ``VLLM_CPU_OMP_THREADS_BIND=nobind``: no pinning of the worker's OpenMP threads. vLLM's ``auto`` binds the

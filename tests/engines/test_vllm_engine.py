@@ -15,6 +15,7 @@ from engine_kit import ENGINE_ARGS, KILLED_ARGV, KILLED_REQUESTS, KilledRun, nee
 
 from polibench.cache.caching_backend import CachingBackend
 from polibench.cache.store import ResponseCache
+from polibench.models.stage import generate_samples, prompt_of
 from polibench.models.vllm import VLLMBackend
 from polibench.pipeline.plan import build_samples
 from polibench.pipeline.run import RunOptions, evaluate
@@ -80,6 +81,26 @@ def test_the_seed_decides_the_response_not_the_batch(engine):
     assert engine.generate([chat(STATEMENT, 2)], SAMPLED)[0].text == texts[2]
     alone = engine.generate([Prompt(text="The capital of France is", seed=1), chat(STATEMENT, 3)], SAMPLED)
     assert [c.text for c in alone] == [texts[5], texts[4]]
+
+
+def test_the_pct_at_once_more_prompt_tokens_than_one_step_takes(engine):
+    """The PCT's requests at once (62 statements x 2 samples, each with its own seed): more prompt tokens than one
+    engine step takes (vLLM's CPU default: 4,096 a step). vLLM's CPU build splits a prompt over two steps (chunked
+    prefill) and then rolls the request's seeded generator back, which torch's CPU generator cannot do: the engine
+    died with 'CPU Generator does not use offset' (the demo's 620 requests did, in benchmarks/bench_vllm_cpu.py).
+    The backend turns chunked prefill off on this build; a response inside the big batch is still the one its seed
+    gives alone."""
+    registry = load_registry()
+    task = registry.task("pct")
+    samples = build_samples(task, registry, limit=62, samples_per_prompt=2, model_name="SmolLM2-135M-Instruct")
+    tokenizer = engine.llm.get_tokenizer()
+    tokens = sum(len(tokenizer(engine.render(prompt_of(s)), add_special_tokens=False)["input_ids"]) for s in samples)
+    assert len(samples) == 124 and tokens > 4096
+    settings = task.generation.model_copy(update={"max_new_tokens": 8})
+    done = generate_samples(samples, engine, settings, show_progress=False)
+    assert len(done) == 124 and all(s.response for s in done)
+    alone = generate_samples([samples[77]], engine, settings, show_progress=False)
+    assert alone[0].response == done[77].response
 
 
 def test_chat_template_and_bos_as_hf_reads_them(engine, hf):

@@ -58,6 +58,10 @@ def make_fake_vllm():
 def fake_vllm(monkeypatch, tmp_path):
     module = make_fake_vllm()
     monkeypatch.setitem(__import__("sys").modules, "vllm", module)
+    # a GPU build (vLLM's CPU build, and what its engines are given there: tests/engines/)
+    platforms = types.ModuleType("vllm.platforms")
+    platforms.current_platform = types.SimpleNamespace(is_cpu=lambda: False)  # type: ignore[attr-defined]
+    monkeypatch.setitem(__import__("sys").modules, "vllm.platforms", platforms)
     monkeypatch.setenv("POLIBENCH_CACHE", str(tmp_path / "cache"))
     return module
 
