@@ -161,7 +161,7 @@ def build_table(samples: Sequence[Sample]) -> ResponseTable:
     disagree = np.zeros(n)
     option_logprobs: Optional[np.ndarray] = None
     conflicting: Optional[np.ndarray] = None
-    found: dict[str, list[Any]] = {}
+    records_of: dict[str, list[Any]] = {}  # per reading, its record (or None) per row
     info: dict[tuple[str, str], ItemInfo] = {}
     label_code = {name: code for code, name in enumerate(LABELS)}
     for row, s in enumerate(samples):
@@ -180,7 +180,7 @@ def build_table(samples: Sequence[Sample]) -> ResponseTable:
                 option_logprobs = np.full((n, MAX_OPTIONS), np.nan)
             option_logprobs[row, :len(s.option_logprobs)] = s.option_logprobs[:MAX_OPTIONS]
         for name, record in s.readings.items():
-            found.setdefault(name, [None] * n)[row] = record
+            records_of.setdefault(name, [None] * n)[row] = record
         if s.scoring in FORCED_CHOICE:
             if conflicting is None:
                 conflicting = np.zeros(n, dtype=bool)
@@ -201,4 +201,4 @@ def build_table(samples: Sequence[Sample]) -> ResponseTable:
     return ResponseTable(items=[info[k] for k in item_keys], variants=variant_names, forms=form_names,
                          reasons=reason_names, item=item, variant=variant, form=form, side=side, label=label,
                          kept=kept, reason=reason, agree=agree, disagree=disagree,
-                         option_logprobs=option_logprobs, conflicting=conflicting, readings=reading_columns(found))
+                         option_logprobs=option_logprobs, conflicting=conflicting, readings=reading_columns(records_of))
