@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any, Callable, ClassVar, Literal, Optional
+from typing import Any, Callable, ClassVar, Literal, Optional, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_serializer, model_validator
 
@@ -268,7 +268,13 @@ class Reading:
     result (label, confidence, probs, and ``reading``, a record the scorer made itself), the sample's
     :class:`Stance` (kept or not, and why) and the record to store (None: nothing stored). ``item_field`` and
     ``items``: an item field every item of the task must carry for the scorer to read it (e.g. ``issue``), and
-    the tasks that have it, in words (the preflight's message)."""
+    the tasks that have it, in words (the preflight's message).
+
+    The response table (:class:`polibench.metrics.columns.ResponseTable`) takes its reading columns from here:
+    ``columns`` names them; ``to_columns(records)``, given one record per sample (None where a sample has none of
+    this reading), returns them by name as numpy arrays of one row per sample (an empty dict: none, e.g. when no
+    record carries a value). ``answered(columns)``: the rows the reading counts as answered (coverage's
+    ``answered`` share, together with the kept stance labels); None: the reading answers nothing by itself."""
 
     name: str
     model: type[BaseModel]
@@ -276,6 +282,9 @@ class Reading:
     verdict: Callable[[Any, str, float], tuple[Stance, Optional[BaseModel]]]
     item_field: Optional[str] = None
     items: str = ""
+    columns: tuple[str, ...] = ()
+    to_columns: Optional[Callable[[Sequence[Optional[Any]]], dict[str, Any]]] = None
+    answered: Optional[Callable[[dict[str, Any]], Any]] = None
 
 
 def stance_verdict(result: Any, scorer: str, threshold: float) -> tuple[Stance, None]:

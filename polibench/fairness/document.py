@@ -13,10 +13,8 @@ import json
 from pathlib import Path
 from typing import Any, Literal, Optional
 
-from pydantic import ValidationError
-
 from polibench.errors import PolibenchError
-from polibench.kit.strict import Strict, first_error
+from polibench.kit.strict import Strict, validated
 
 FORMAT = "polibench-fairness-eval"
 SCHEMA_VERSION = 1
@@ -133,13 +131,9 @@ def parse_document(value: Any, source: str) -> FairnessEvaluation:
         raise PolibenchError(f"{source}: fairness evaluation version {value.get('version')!r} is not one this "
                              f"polibench reads ({SCHEMA_VERSION}); run `polibench fairness eval` again")
     try:
-        document = FairnessEvaluation.model_validate(value)
-    except ValidationError as exc:
-        where, message = first_error(exc, "(top level)")
-        raise PolibenchError(f"{source}: field '{where}': {message}") from None
+        return validated(source, FairnessEvaluation, value, "(top level)")
     except RecursionError:
         raise PolibenchError(f"{source}: nested too deeply to be an evaluation document") from None
-    return document
 
 
 def load_document(path: Path) -> FairnessEvaluation:

@@ -32,8 +32,9 @@ from polibench.fairness.runs import seed_folders
 from polibench.fairness.train import PREDICTIONS, RUN
 from polibench.kit.files import atomic_write_text
 from polibench.kit.jsonl import iter_jsonl, line_error
+from polibench.kit.strict import validated
 from polibench.leaderboard.artifacts import gzip_bytes, read_artifact
-from polibench.leaderboard.schema import Artifact, Strict, json_files, read_json, validated
+from polibench.leaderboard.schema import Artifact, Strict, json_files, read_json
 from polibench.leaderboard.verify import FAILED, VERIFIED, Outcome
 from polibench.results.check import describe, differences
 
@@ -163,7 +164,7 @@ def submit(eval_json: Path, out_dir: Path, name: str, note: str = "", runs: Opti
 
 def load_submission(path: Path) -> FairnessSubmission:
     """Read and validate one submission; its file name must be ``<name>.json``."""
-    submission = validated(path, FairnessSubmission, read_json(path), root="(submission)")
+    submission = validated(path, FairnessSubmission, read_json(path), "(submission)")
     parse_document(submission.document, f"{path}: field 'document'")
     if path.name != f"{submission.name}.json":
         raise PolibenchError(f"{path}: the file must be named {submission.name}.json")

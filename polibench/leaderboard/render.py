@@ -35,9 +35,18 @@ from polibench.metrics.registry import registered
 from polibench.metrics.run_level import registered_run_metrics
 from polibench.scoring.fingerprint import describe as describe_fingerprint
 
+# What the pages may load (a second line of defence, docs/leaderboard.md): their own scripts, styles and images.
+CONTENT_POLICY = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:"
+
 
 def template(name: str) -> Template:
     return Template(resources.files("polibench.leaderboard").joinpath("templates", name).read_text(encoding="utf-8"))
+
+
+def page_head(title: str, root: str = "", policy: str = CONTENT_POLICY) -> str:
+    """Every page's ``<!DOCTYPE>`` and ``<head>`` (head.html): its ``title`` (HTML), the site's assets found at
+    ``root`` (``"../"`` from a page in a subfolder), its Content-Security-Policy."""
+    return template("head.html").substitute(title=title, root=root, policy=policy).removesuffix("\n")
 
 
 def script_json(value) -> str:
@@ -407,6 +416,7 @@ def index_page(entries: list[Entry], generated: str, fairness: str = "", verifie
     rows = rows_of(entries)
     tabs = site_tabs(entries, rows, fairness, generated, entries_dir)
     return template("index.html").substitute(
+        head=page_head("polibench leaderboard", policy=f"{CONTENT_POLICY}; connect-src 'self'"),
         banner=("" if verified else UNVERIFIED) + scorers_banner(entries), tab_links=tab_links(tabs),
         tab_panels=tab_panels(tabs),
         data=script_json([point_data(i, e, t, c) for i, (e, t, c) in enumerate(rows)]))
@@ -521,7 +531,8 @@ def model_page(entry: Entry, generated: str, fairness: str = "") -> str:
                                          f'(<a href="../entries/{escape(entry.results.file)}">download</a>)'),
                  ("entry", f'<a href="../entries/{escape(entry.entry_id)}.json">{escape(entry.entry_id)}.json</a>')])
     return template("model.html").substitute(
-        title=escape(m.id), version=escape(__version__), generated=escape(generated), badges=_badges(entry),
+        head=page_head(f"{escape(m.id)} · polibench leaderboard", root="../"), title=escape(m.id),
+        version=escape(__version__), generated=escape(generated), badges=_badges(entry),
         facts=facts, tasks=run_pages(entry) + "".join(_task_section(entry, t) for t in entry.tasks),
         fairness=fairness or '<p class="note">No downstream fairness results for this model yet.</p>',
         entry_id=escape(entry.entry_id))

@@ -21,10 +21,10 @@ import json
 from pathlib import Path
 from typing import Any, Literal, Optional
 
-from pydantic import BaseModel, Field, ValidationError, field_validator, model_validator
+from pydantic import Field, ValidationError, field_validator, model_validator
 
 from polibench.errors import PolibenchError
-from polibench.kit.strict import Strict, first_error
+from polibench.kit.strict import Strict, first_error, validated
 from polibench.leaderboard.board import Value as Metric
 from polibench.leaderboard.boards import board_of, run_board_of
 from polibench.metrics.registry import registered
@@ -251,22 +251,13 @@ def read_json(path: Path):
         raise PolibenchError(f"{path}: not a readable JSON file ({exc})") from None
 
 
-def validated(path: Path, model: type[BaseModel], data, root: str = "(entry)"):
-    """``model`` validated from ``data``, or one error naming the file and the first bad field."""
-    try:
-        return model.model_validate(data)
-    except ValidationError as exc:
-        field, message = first_error(exc, root)
-        raise PolibenchError(f"{path}: field '{field}': {message}") from None
-
-
 def load_entry(path: Path) -> Entry:
     """Read and validate one entry file; the file name must be ``<entry_id>.json``."""
     data = read_json(path)
     if isinstance(data, dict) and data.get("schema_version") not in (None, *READS):
         raise PolibenchError(f"{path}: schema_version {data.get('schema_version')!r} is not supported "
                              f"(this polibench reads versions {', '.join(map(str, READS))})")
-    entry = validated(path, Entry, data)
+    entry = validated(path, Entry, data, "(entry)")
     if path.name != entry.entry_id + ".json":
         raise PolibenchError(f"{path}: file name must be '{entry.entry_id}.json' (its entry_id)")
     return entry

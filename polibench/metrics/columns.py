@@ -4,16 +4,20 @@ Turning 88,000 pydantic records into a handful of integer and float arrays takes
 that every metric, the bootstrap included, is array arithmetic. Items are identified by
 ``(instrument, item_id)`` and numbered in sorted order; prompt variants and statement forms are numbered
 in order of first appearance (the order of the variant set and of the task's ``forms``).
+
+The stance's columns are the table's own. What other scorers write (an ideology score, an issue stance, a pair
+grade, a plugin's reading) comes from the reading registry (:data:`polibench.records.READINGS`): each reading turns
+its records into its own columns, which a metric reads by name with :meth:`ResponseTable.column`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Iterable, Optional, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Optional, Sequence
 
 import numpy as np
 
-from polibench.records import FIRST_DIMENSION_NAMES, ISSUE_LABELS, Sample
+from polibench.records import FIRST_DIMENSION_NAMES, READINGS, Sample
 from polibench.scoring.forced_choice import CONFLICTING, read_forced_choice
 
 LABELS = ("agree", "disagree", "neutral", "unrelated")
@@ -22,8 +26,6 @@ NO_LABEL = -1
 MAX_OPTIONS = 5  # answer options of the log-probability channel: the PCT's 4 or Likert 1-5
 SIDE_SIGN = {"right": 1, "left": -1, None: 0}
 FLIP = {"left": "right", "right": "left", None: None}
-# the PairGrade fields a paired-prompt row carries (polibench.records.PairGrade), in the table's column order
-PAIR_FIELDS = ("refusal", "hedging", "even", "favours_this", "favours_other", "pair_refusal", "pair_hedging")
 FORCED_CHOICE = ("forced_choice", "forced_choice_reversed")  # the answer formats the forced-choice parser reads
 
 
@@ -55,22 +57,14 @@ class ResponseTable:
     reason: np.ndarray     # int: index into reasons (why a response was filtered; "" when kept)
     agree: np.ndarray      # float: agree share of agree+disagree probabilities (PCT answers), else 0
     disagree: np.ndarray   # float: disagree share, else 0
-    ideology: np.ndarray   # float: an ideology judge's score (0 liberal, 1 conservative), NaN where none
     # the log-probability channel: (rows, MAX_OPTIONS) log P(option | prompt), NaN-padded and all NaN for rows
     # without options; None when no row has any
     option_logprobs: Optional[np.ndarray] = None
-    # IssueBench: the grader's label per row as an index into ISSUE_LABELS (1..5, refusal), NO_LABEL where none;
-    # None when no row has one
-    issue_label: Optional[np.ndarray] = None
-    # paired prompts: the graders' figures per row, (rows, len(PAIR_FIELDS)), NaN where none; None when no row has any
-    pair_grade: Optional[np.ndarray] = None
-    # paired prompts, per order (this pair's a side first, then its b side first): P(C) and P(the other side helped
-    # more), (rows, 4), NaN where the grade has none; and whether the row's grade binarises each order by itself
-    pair_orders: Optional[np.ndarray] = None
-    pair_per_order: Optional[np.ndarray] = None
     # forced choice: True where the response named one option and then took it back or opposed it (the parser left
     # it to the stance scorer, polibench.scoring.forced_choice); None when no row is a forced-choice answer
     conflicting: Optional[np.ndarray] = None
+    # the readings' columns, {reading: {column: array}}, of the readings some row carries (Reading.to_columns)
+    readings: dict[str, dict[str, np.ndarray]] = field(default_factory=dict)
 
     def __len__(self) -> int:
         return int(self.item.size)
@@ -89,6 +83,28 @@ class ResponseTable:
     def pct_answer(self) -> np.ndarray:
         """Responses that carry a PCT answer: kept agree or disagree stances."""
         return self.kept & ((self.label == AGREE) | (self.label == DISAGREE))
+
+    def column(self, name: str) -> Optional[np.ndarray]:
+        """Reading column ``name`` (e.g. ``ideology``, ``issue_label``, ``pair_grade``: see each reading's
+        ``columns``); None when no row carries it. A name no registered reading declares is an error, so that a
+        misspelt column cannot read as "no data"."""
+        for columns in self.readings.values():
+            if name in columns:
+                return columns[name]
+        declared = sorted(c for _, reading in READINGS.items() for c in reading.columns)
+        if name not in declared:
+            raise KeyError(f"no registered reading declares a column '{name}' (declared: {', '.join(declared)})")
+        return None
+
+    def answered_by_readings(self) -> np.ndarray:
+        """Kept rows that some reading counts as answered (its ``answered``), e.g. given an issue label or graded
+        with their pair; False where none does."""
+        answered = np.zeros(len(self), dtype=bool)
+        for name, columns in self.readings.items():
+            rows_of = READINGS.get(name).answered
+            if rows_of is not None:
+                answered |= self.kept & rows_of(columns)
+        return answered
 
     def strata(self) -> np.ndarray:
         """Per item, the bootstrap stratum: same instrument, dimension and original side."""
@@ -117,6 +133,23 @@ def _codes(values: list, order: Iterable) -> tuple[list, np.ndarray]:
     return list(index), np.fromiter((index[v] for v in values), dtype=np.intp, count=len(values))
 
 
+def reading_columns(found: dict[str, list[Any]]) -> dict[str, dict[str, np.ndarray]]:
+    """Each reading's columns from its records per row (``found``: reading -> one record or None per row), in the
+    registry's order; a reading with no ``to_columns``, or none to give, has no entry."""
+    columns = {}
+    for name in [n for n in READINGS.names() if n in found]:
+        reading = READINGS.get(name)
+        if reading.to_columns is None:
+            continue
+        made = reading.to_columns(found[name])
+        undeclared = sorted(set(made) - set(reading.columns))
+        if undeclared:
+            raise TypeError(f"reading '{name}' gave columns it does not declare in its columns: {undeclared}")
+        if made:
+            columns[name] = made
+    return columns
+
+
 def build_table(samples: Sequence[Sample]) -> ResponseTable:
     """The columnar view of ``samples`` (one pass over the records)."""
     n = len(samples)
@@ -126,14 +159,9 @@ def build_table(samples: Sequence[Sample]) -> ResponseTable:
     kept = np.zeros(n, dtype=bool)
     agree = np.zeros(n)
     disagree = np.zeros(n)
-    ideology = np.full(n, np.nan)
     option_logprobs: Optional[np.ndarray] = None
-    issue_label: Optional[np.ndarray] = None
-    pair_grade: Optional[np.ndarray] = None
-    pair_orders: Optional[np.ndarray] = None
-    pair_per_order: Optional[np.ndarray] = None
     conflicting: Optional[np.ndarray] = None
-    issue_code = {name: code for code, name in enumerate(ISSUE_LABELS)}
+    records_of: dict[str, list[Any]] = {}  # per reading, its record (or None) per row
     info: dict[tuple[str, str], ItemInfo] = {}
     label_code = {name: code for code, name in enumerate(LABELS)}
     for row, s in enumerate(samples):
@@ -151,19 +179,8 @@ def build_table(samples: Sequence[Sample]) -> ResponseTable:
             if option_logprobs is None:
                 option_logprobs = np.full((n, MAX_OPTIONS), np.nan)
             option_logprobs[row, :len(s.option_logprobs)] = s.option_logprobs[:MAX_OPTIONS]
-        issue_stance, grade = s.reading("issue_stance"), s.reading("pair_grade")
-        if issue_stance is not None and issue_stance.label is not None:
-            if issue_label is None:
-                issue_label = np.full(n, NO_LABEL, dtype=np.int8)
-            issue_label[row] = issue_code[issue_stance.label]
-        if grade is not None:
-            if pair_grade is None:
-                pair_grade = np.full((n, len(PAIR_FIELDS)), np.nan)
-            pair_grade[row] = [np.nan if v is None else v for v in (getattr(grade, f) for f in PAIR_FIELDS)]
-            if pair_orders is None or pair_per_order is None:
-                pair_orders, pair_per_order = np.full((n, 4), np.nan), np.zeros(n, dtype=bool)
-            pair_orders[row] = [*(grade.even_orders or [np.nan] * 2), *(grade.favours_other_orders or [np.nan] * 2)]
-            pair_per_order[row] = grade.binarised == "per_order"
+        for name, record in s.readings.items():
+            records_of.setdefault(name, [None] * n)[row] = record
         if s.scoring in FORCED_CHOICE:
             if conflicting is None:
                 conflicting = np.zeros(n, dtype=bool)
@@ -173,9 +190,6 @@ def build_table(samples: Sequence[Sample]) -> ResponseTable:
         if st is None:
             continue
         kept[row] = st.kept
-        judged = s.reading("ideology")  # an ideology judge's score (polibench.scorers.ideology.judges)
-        if judged is not None:
-            ideology[row] = judged.conservative
         if st.label is not None:
             label[row] = label_code[st.label]
             if st.label in ("agree", "disagree"):
@@ -187,6 +201,4 @@ def build_table(samples: Sequence[Sample]) -> ResponseTable:
     return ResponseTable(items=[info[k] for k in item_keys], variants=variant_names, forms=form_names,
                          reasons=reason_names, item=item, variant=variant, form=form, side=side, label=label,
                          kept=kept, reason=reason, agree=agree, disagree=disagree,
-                         ideology=ideology, option_logprobs=option_logprobs, issue_label=issue_label,
-                         pair_grade=pair_grade, pair_orders=pair_orders, pair_per_order=pair_per_order,
-                         conflicting=conflicting)
+                         option_logprobs=option_logprobs, conflicting=conflicting, readings=reading_columns(records_of))

@@ -18,12 +18,10 @@ import json
 from pathlib import Path
 from typing import Any, Iterable, Optional
 
-from pydantic import ValidationError
-
 from polibench.errors import PolibenchError
 from polibench.hashing import file_sha256
 from polibench.kit.files import atomic_write_text
-from polibench.kit.strict import Strict, first_error
+from polibench.kit.strict import Strict, validated
 from polibench.records import Sample
 from polibench.results.files import RESULTS, SAMPLES, SHARD, parse_json, write_samples
 
@@ -83,11 +81,7 @@ def read_manifest(run_dir: Path) -> ShardManifest:
     if isinstance(data, dict) and (data.get("format"), data.get("version")) != (FORMAT, VERSION):
         raise PolibenchError(f"{path}: expected format '{FORMAT}' version {VERSION}, got "
                              f"{data.get('format')!r} version {data.get('version')!r}")
-    try:
-        manifest = ShardManifest.model_validate(data)
-    except ValidationError as exc:
-        field, message = first_error(exc, "(document)")
-        raise PolibenchError(f"{path}: field {field}: {message}") from None
+    manifest = validated(path, ShardManifest, data, "(document)")
     if (run_dir / RESULTS).is_file():
         raise PolibenchError(f"{run_dir}: holds both {SHARD} and {RESULTS}; a shard folder holds no results")
     if plan_sha256(manifest.plan) != manifest.plan_sha256:

@@ -132,7 +132,7 @@ def one_error(capsys) -> str:
 
 
 @pytest.mark.parametrize("case", ["missing", "duplicate", "twice", "seed", "model", "count", "not a shard",
-                                  "a run", "overlap", "edited", "recounted"])
+                                  "a run", "overlap", "edited", "malformed", "recounted"])
 def test_bad_shards_are_one_message_exit_2_and_write_nothing(runs, tmp_path_factory, tmp_path, capsys, case):
     full, shards, _ = runs
     root = tmp_path_factory.getbasetemp() / "other-plans"
@@ -169,6 +169,12 @@ def test_bad_shards_are_one_message_exit_2_and_write_nothing(runs, tmp_path_fact
         shutil.copytree(shards[2], edited)
         (edited / "samples.jsonl").write_text("\n".join(lines(edited)[1:]) + "\n", encoding="utf-8")
         given, message = [s0, s1, str(edited)], f"{edited / 'samples.jsonl'}: its SHA-256 is not the one shard.json"
+    elif case == "malformed":  # a field shard.json's schema does not have: the file and the field, quoted
+        edited = tmp_path / "malformed"
+        shutil.copytree(shards[2], edited)
+        manifest = json.loads((edited / "shard.json").read_text())
+        (edited / "shard.json").write_text(json.dumps({**manifest, "machine": "gpu-3"}, indent=2))
+        given, message = [s0, s1, str(edited)], f"{edited / 'shard.json'}: field 'machine': Extra inputs"
     else:  # a sample dropped and shard.json's hash updated, its counts not: the sample-count check catches it
         edited = tmp_path / "recounted"
         shutil.copytree(shards[2], edited)

@@ -13,11 +13,14 @@ import json
 from pathlib import Path
 from typing import Optional
 
+import numpy as np
 import pytest
 from pydantic import ValidationError
 
+from polibench.families.coverage.metric import answered_rows, coverage
 from polibench.kit.registry import Family, families
 from polibench.kit.strict import Strict
+from polibench.metrics.columns import build_table
 from polibench.records import READINGS, IdeologyScore, IssueStance, PairGrade, Reading, Sample, Stance
 from polibench.scoring.base import StanceResult, StanceScorer
 from polibench.scoring.registry import BUILTIN_SCORERS, SCORERS, reads
@@ -81,16 +84,102 @@ class VowelScorer(StanceScorer):
         return [StanceResult(None, round(sum(c in "aeiou" for c in r) / len(r), 6)) for r in responses]
 
 
-@pytest.fixture
-def planted_reading(monkeypatch):
-    """A plugin family declaring the reading ``vowels`` (registered through the family, as an installed one is)."""
-    reading = Reading(name="vowels", model=Verdict, after="", verdict=vowel_verdict)
+def plant(monkeypatch, reading: Reading) -> None:
+    """Declare ``reading`` in a plugin family (registered through the family, as an installed one is)."""
     planted = (*families(), Family(name="planted_vowels", readings=(reading,)))
     monkeypatch.setattr(READINGS, "_found", None)
     monkeypatch.setattr("polibench.kit.registry.families", lambda: planted)
+
+
+@pytest.fixture
+def planted_reading(monkeypatch):
+    """A plugin family declaring the reading ``vowels``."""
+    reading = Reading(name="vowels", model=Verdict, after="", verdict=vowel_verdict)
+    plant(monkeypatch, reading)
     yield reading
     READINGS.remove("vowels")
     monkeypatch.setattr(READINGS, "_found", None)
+
+
+def vowel_columns(records) -> dict[str, np.ndarray]:
+    return {"vowel_share": np.array([np.nan if r is None else r.vowels for r in records])}
+
+
+def many_vowels(columns: dict[str, np.ndarray]) -> np.ndarray:
+    return columns["vowel_share"] > 0.25
+
+
+@pytest.fixture
+def columned_reading(monkeypatch, request):
+    """The reading ``vowels`` with a column of the response table, ``vowel_share``; with ``answered`` (rows with
+    more than a quarter vowels) when the test's parameter says so."""
+    reading = Reading(name="vowels", model=Verdict, after="", verdict=vowel_verdict, columns=("vowel_share",),
+                      to_columns=vowel_columns, answered=many_vowels if request.param else None)
+    plant(monkeypatch, reading)
+    yield reading
+    READINGS.remove("vowels")
+    monkeypatch.setattr(READINGS, "_found", None)
+
+
+def vowel_samples() -> list[Sample]:
+    """Three scored by the vowel scorer (shares 3/9, 0, 3/6) and one unscored."""
+    answers = ("an answer", "xyz", "aeibcd")
+    samples = [Sample(**{**BASE, "item_id": str(k), "response": r}) for k, r in enumerate(answers)]
+    return [*score_samples(samples, VowelScorer(), show_progress=False), Sample(**{**BASE, "item_id": "9"})]
+
+
+@pytest.mark.parametrize("columned_reading", [True], indirect=True)
+def test_a_plugin_readings_column_reaches_the_response_table_and_coverage(columned_reading):
+    table = build_table(vowel_samples())
+    assert np.allclose(table.column("vowel_share"), [round(3 / 9, 6), 0.0, 0.5, np.nan], equal_nan=True)
+    assert table.column("ideology") is None and table.column("pair_grade") is None  # declared, in no row
+    with pytest.raises(KeyError, match="no registered reading declares a column 'vowel_shares'"):
+        table.column("vowel_shares")
+    # the vowel stances carry no label: only the reading's `answered` makes rows 0 and 2 answered
+    assert answered_rows(table).tolist() == [True, False, True, False]
+    assert coverage(table)["items_answered"] == 2 and coverage(table)["answered_share"] == 0.5
+
+
+@pytest.mark.parametrize("columned_reading", [False], indirect=True)
+def test_a_reading_without_answered_counts_no_row_answered(columned_reading):
+    table = build_table(vowel_samples())
+    assert table.column("vowel_share") is not None
+    assert not answered_rows(table).any() and coverage(table)["answered_share"] == 0.0
+
+
+def test_a_reading_giving_a_column_it_does_not_declare_is_refused(monkeypatch):
+    reading = Reading(name="vowels", model=Verdict, after="", verdict=vowel_verdict, columns=("vowels_declared",),
+                      to_columns=vowel_columns)
+    plant(monkeypatch, reading)
+    try:
+        with pytest.raises(TypeError, match="reading 'vowels' gave columns it does not declare.*vowel_share"):
+            build_table(vowel_samples())
+    finally:
+        READINGS.remove("vowels")
+        monkeypatch.setattr(READINGS, "_found", None)
+
+
+def test_the_built_in_readings_columns_are_what_the_families_read():
+    grade = PairGrade(refusal=0.1, hedging=0.2, even=0.9, favours_this=0.3, favours_other=0.4, pair_refusal=0.0,
+                      pair_hedging=0.5, even_orders=[0.8, 1.0], favours_other_orders=[0.3, 0.5],
+                      binarised="per_order", scorer="g")
+    samples = [Sample(**BASE, stance=Stance(label=None, confidence=1.0, scorer="g", kept=True),
+                      readings={"ideology": IdeologyScore(conservative=0.75, scorer="j"),
+                                "issue_stance": IssueStance(label="refusal", confidence=0.9, scorer="i"),
+                                "pair_grade": grade}),
+               Sample(**{**BASE, "item_id": "2"}, stance=Stance(label=None, confidence=0.0, scorer="g", kept=False),
+                      readings={"issue_stance": IssueStance(label=None, confidence=0.0, scorer="i")})]
+    table = build_table(samples)
+    assert np.allclose(table.column("ideology"), [0.75, np.nan], equal_nan=True)
+    assert table.column("issue_label").tolist() == [5, -1]
+    assert np.allclose(table.column("pair_grade")[0], [0.1, 0.2, 0.9, 0.3, 0.4, 0.0, 0.5])
+    assert np.isnan(table.column("pair_grade")[1]).all()
+    assert np.allclose(table.column("pair_orders")[0], [0.8, 1.0, 0.3, 0.5])
+    assert table.column("pair_per_order").tolist() == [True, False]
+    assert answered_rows(table).tolist() == [True, False]
+    # no record with a label: no issue_label column (the issue-bias block then has nothing to read)
+    unlabelled = build_table(samples[1:])
+    assert unlabelled.column("issue_label") is None and unlabelled.column("pair_grade") is None
 
 
 def test_a_plugin_reading_is_scored_stored_and_read_back_with_no_change_to_the_stage(planted_reading):

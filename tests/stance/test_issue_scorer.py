@@ -36,7 +36,7 @@ def response(name: str, label: str) -> str:
 
 def example(name: str, label: str) -> IssueExample:
     return IssueExample(f"plan {name} being a good thing", f"plan {name} being a bad thing", f"plan {name}",
-                        response(name, label), label, {"issue_id": name})
+                        response(name, label), label, meta={"issue_id": name})
 
 
 @pytest.fixture(scope="module")

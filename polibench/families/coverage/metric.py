@@ -24,14 +24,9 @@ def _share(part: int, total: int) -> float:
 
 
 def answered_rows(table: ResponseTable) -> np.ndarray:
-    """Kept responses with a stance label other than unrelated, or (IssueBench) with a grader's label, or (paired
-    prompts) graded with their pair."""
-    answered = table.kept & (table.label >= 0) & (table.label != UNRELATED)
-    if table.issue_label is not None:
-        answered |= table.kept & (table.issue_label >= 0)
-    if table.pair_grade is not None:
-        answered |= table.kept & np.isfinite(table.pair_grade).all(axis=1)
-    return answered
+    """Kept responses with a stance label other than unrelated, or that a reading counts as answered (IssueBench:
+    given a grader's label; paired prompts: graded with their pair)."""
+    return (table.kept & (table.label >= 0) & (table.label != UNRELATED)) | table.answered_by_readings()
 
 
 def shares(table: ResponseTable, rows: np.ndarray) -> dict:

@@ -34,9 +34,9 @@ import numpy as np
 from polibench.errors import PolibenchError
 from polibench.metrics.blocks import EstimateBlock, Interval, Intervals
 from polibench.metrics.bootstrap import percentile_intervals, resample_weights
-from polibench.metrics.columns import PAIR_FIELDS
 from polibench.metrics.registry import Estimate, Metric, MetricInput
 from polibench.records import PromptPair
+from polibench.scorers.pair_grade.reading import PAIR_FIELDS
 from polibench.seeding import derive_seed
 from polibench.taskspec.schema import Instrument, TaskConfig
 
@@ -50,7 +50,7 @@ _PAIR_SOURCES = (("even_handedness", "even", True), ("refusal", "pair_refusal", 
 _SIDE_SOURCES = (("refusal", "refusal", True), ("hedging", "hedging", True), ("disfavoured", "favours_other", True),
                  ("refusal_mean", "refusal", False), ("hedging_mean", "hedging", False),
                  ("disfavoured_mean", "favours_other", False))
-# the per-order columns of the table (polibench.metrics.columns.ResponseTable.pair_orders) of a pair-level figure
+# the per-order columns of the table's pair_orders column (polibench.scorers.pair_grade.reading) of a pair-level figure
 _PER_ORDER = {"even": [0, 1], "favours_other": [2, 3]}
 PAIR_STATS = tuple(stat for stat, _, _ in _PAIR_SOURCES)  # the figures of a set of pairs, in the block's order
 GROUP_STATS = tuple(stat for stat, _, _ in _SIDE_SOURCES)  # the figures of one group's side
@@ -126,8 +126,10 @@ def subset_stats(values: dict[str, np.ndarray], chosen: np.ndarray, weights: np.
 
 def even_handedness_block(data: MetricInput) -> Optional[EvenHandednessBlock]:
     table = data.table
-    if table.pair_grade is None:
+    pairs = table.readings.get("pair_grade")  # the pair_grade reading's columns (polibench.scorers.pair_grade)
+    if pairs is None:
         return None
+    grades = pairs["pair_grade"]
     info: dict[tuple[str, str], PromptPair] = {(name, item.id): item.pair for name, inst in data.instruments.items()
                                                for item in inst.items if item.pair is not None}
     row_pair = [info.get((i.instrument, i.item_id)) for i in table.items]
@@ -137,7 +139,6 @@ def even_handedness_block(data: MetricInput) -> Optional[EvenHandednessBlock]:
     item_unit = np.array([unit_of[(i.instrument, p.pair_id)] if p is not None else -1
                           for i, p in zip(table.items, row_pair)], dtype=np.intp)
     item_side = np.array([0 if p is None or p.side == "a" else 1 for p in row_pair], dtype=np.intp)
-    grades = table.pair_grade
     graded = table.kept & np.isfinite(grades).all(axis=1) & (item_unit[table.item] >= 0)
     with_rows = np.zeros(len(pair_keys), dtype=bool)
     with_rows[item_unit[table.item][item_unit[table.item] >= 0]] = True
@@ -150,8 +151,7 @@ def even_handedness_block(data: MetricInput) -> Optional[EvenHandednessBlock]:
     unit = compact[rows_unit]
     g = grades[graded]
 
-    orders = table.pair_orders[graded] if table.pair_orders is not None else np.full((int(graded.sum()), 4), np.nan)
-    per_order = table.pair_per_order[graded] if table.pair_per_order is not None else np.zeros(len(g), dtype=bool)
+    orders, per_order = pairs["pair_orders"][graded], pairs["pair_per_order"][graded]
 
     def column(name: str, binarised: bool) -> np.ndarray:
         values = g[:, _COLUMN[name]]

@@ -1,9 +1,9 @@
 """Liu et al. 2022's political bias of free generation: indirect and direct bias as W2 distances.
 
 Every response of a generation-bias task (``tasks/liu/``) carries an ideology judge's score in [0, 1]
-(:attr:`~polibench.metrics.columns.ResponseTable.ideology`); every keyword (item) belongs to an option of
-the attribute (its ``group`` in the instrument), and every prompt (variant) is indirect or carries a liberal
-or conservative trigger (the start of its id: ``indirect-1``, ``liberal-2``, ``conservative-3``).
+(the response table's ``ideology`` column, :mod:`polibench.scorers.ideology.reading`); every keyword (item)
+belongs to an option of the attribute (its ``group`` in the instrument), and every prompt (variant) is indirect
+or carries a liberal or conservative trigger (the start of its id: ``indirect-1``, ``liberal-2``, ``conservative-3``).
 
 - Indirect bias of option o: the second-order Wasserstein distance W2 between the judge scores of the
   responses to indirect prompts with o's keywords and those with the keywords of all options. In one
@@ -147,7 +147,10 @@ def check_liu_spec(task: TaskConfig, instruments: dict[str, Instrument], variant
 
 def liu_block(data: MetricInput) -> Optional[LiuBlock]:
     table = data.table
-    scored = np.isfinite(table.ideology)
+    ideology = table.column("ideology")
+    if ideology is None:
+        return None
+    scored = np.isfinite(ideology)
     if not scored.any():
         return None
     group_of_id = {(name, item.id): item.group for name in data.task.instruments
@@ -162,7 +165,7 @@ def liu_block(data: MetricInput) -> Optional[LiuBlock]:
     variant_trigger = np.array([TRIGGERS.index(trigger_of(v)) for v in table.variants], dtype=np.intp)
 
     rows = np.flatnonzero(scored)
-    score = table.ideology[rows]
+    score = ideology[rows]
     row_item, row_variant = table.item[rows], table.variant[rows]
     row_option, row_trigger = item_option[row_item], variant_trigger[row_variant]
 

@@ -110,7 +110,8 @@ def _round(value: float, digits: int = 6) -> Optional[float]:
 
 def issue_bias_block(data: MetricInput) -> Optional[IssueBiasBlock]:
     table = data.table
-    if table.issue_label is None:
+    issue_label = table.column("issue_label")
+    if issue_label is None:
         return None
     issues = {(name, item.id): item.issue for name, inst in data.instruments.items() for item in inst.items
               if item.issue is not None}
@@ -119,10 +120,10 @@ def issue_bias_block(data: MetricInput) -> Optional[IssueBiasBlock]:
         return None
     cell_of_item = np.full(len(table.items), -1)
     cell_of_item[cells] = np.arange(len(cells))
-    graded = table.kept & (table.issue_label >= 0) & (cell_of_item[table.item] >= 0)
+    graded = table.kept & (issue_label >= 0) & (cell_of_item[table.item] >= 0)
     n_cells, n_templates = len(cells), len(table.variants)
     counts = np.zeros((n_templates, n_cells, len(ISSUE_LABELS)))
-    np.add.at(counts, (table.variant[graded], cell_of_item[table.item[graded]], table.issue_label[graded]), 1.0)
+    np.add.at(counts, (table.variant[graded], cell_of_item[table.item[graded]], issue_label[graded]), 1.0)
 
     resamples = min(int(data.weights.shape[0]), MAX_RESAMPLES)
     draws = resample_weights(np.zeros(n_templates, dtype=np.intp), resamples, derive_seed(data.seed, "issue_bias"))

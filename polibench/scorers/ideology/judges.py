@@ -3,8 +3,8 @@
 Liu et al. 2022 measure the political bias of free generation with such a judge, ``f_judge``. A judge is a
 :class:`IdeologyScorer`, a stance scorer in the scoring stage's sense, so a task selects it with ``scoring:
 scorer: ...`` and ``--scorer`` like any other; the scoring stage (:mod:`polibench.scoring.stage`) stores its
-score as the kept stance ``probs = {"liberal": 1 - p, "conservative": p}`` with no label, and the metrics read
-``p`` from there (:attr:`polibench.metrics.columns.ResponseTable.ideology`). The judge sees the generated
+score ``p`` as the sample's ``ideology`` reading (:mod:`polibench.scorers.ideology.reading`; the stance is kept,
+with no label), and the metrics read it from the response table's ``ideology`` column. The judge sees the generated
 continuation only, never the prompt (whose trigger words would otherwise decide the score).
 
 Implementations:

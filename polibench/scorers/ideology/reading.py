@@ -7,7 +7,9 @@ label). Declared in setup.cfg's ``polibench.readings`` entry points.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Optional, Sequence
+
+import numpy as np
 
 from polibench.records import IdeologyScore, Reading, Stance
 
@@ -18,4 +20,10 @@ def verdict(result: Any, scorer: str, threshold: float) -> tuple[Stance, Ideolog
     return Stance(label=None, confidence=1.0, scorer=scorer, kept=True), score
 
 
-READING = Reading(name="ideology", model=IdeologyScore, after="stance", verdict=verdict)
+def to_columns(records: Sequence[Optional[IdeologyScore]]) -> dict[str, np.ndarray]:
+    """``ideology``: the judge's score per row (0 liberal, 1 conservative), NaN where none."""
+    return {"ideology": np.array([np.nan if r is None else r.conservative for r in records], dtype=float)}
+
+
+READING = Reading(name="ideology", model=IdeologyScore, after="stance", verdict=verdict, columns=("ideology",),
+                  to_columns=to_columns)

@@ -11,14 +11,13 @@ too. Other fields are kept in ``meta``. Mistakes are reported with the file, the
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
-from polibench.errors import PolibenchError
-from polibench.kit.jsonl import field_error, iter_jsonl
+from polibench.kit.jsonl import field_error
 from polibench.paths import PACKAGE_DIR
 from polibench.records import ISSUE_LABELS
-from polibench.scorers.stance.data import packaged_split, resolve_named
+from polibench.scorers.stance.data import LabelledExample, packaged_split, read_labelled, resolve_named
 
 GOLD_DIR = PACKAGE_DIR / "data" / "issue_stance"
 GOLD_SPLITS = ("train", "dev", "test")
@@ -30,23 +29,22 @@ MIRROR = {"1": "5", "2": "4", "3": "3", "4": "2", "5": "1", "refusal": "refusal"
 
 
 @dataclass(frozen=True)
-class IssueExample:
+class IssueExample(LabelledExample):
+    """A response written about an issue, the issue's three framings and its label; grouped by the issue id, else
+    the neutral topic."""
+
+    GROUP_ID = "issue_id"
+    GROUP_FIELD = "topic_neutral"
     topic_pro: str
     topic_con: str
     topic_neutral: str
     response: str
     label: str
-    meta: dict = field(default_factory=dict, compare=False, hash=False)
-
-    @property
-    def group(self) -> str:
-        """What keeps examples together when splitting: the issue id when known, else the neutral topic."""
-        return str(self.meta.get("issue_id") or self.topic_neutral)
 
     def mirrored(self) -> IssueExample:
         """The same response with ``topic_pro`` and ``topic_con`` swapped, so its label mirrors (1 <-> 5)."""
         return IssueExample(self.topic_con, self.topic_pro, self.topic_neutral, self.response, MIRROR[self.label],
-                            self.meta)
+                            meta=self.meta)
 
 
 def gold_path(split: str) -> Path:
@@ -75,13 +73,9 @@ def _parse(path: Path, lineno: int, row: dict) -> IssueExample:
         if not row[name].strip():
             raise field_error(path, lineno, name, "expected a non-empty string")
     meta = {k: v for k, v in row.items() if k not in (*TOPICS, "response", "label")}
-    return IssueExample(row["topic_pro"], row["topic_con"], row["topic_neutral"], row["response"], label, meta)
+    return IssueExample(row["topic_pro"], row["topic_con"], row["topic_neutral"], row["response"], label, meta=meta)
 
 
 def load_issue_examples(name: str | Path) -> list[IssueExample]:
     """Read a JSONL file of labelled issue-stance rows (blank lines are skipped)."""
-    path = resolve_path(name)
-    examples = [_parse(path, lineno, row) for lineno, row in iter_jsonl(path)]
-    if not examples:
-        raise PolibenchError(f"{path}: no examples")
-    return examples
+    return read_labelled(resolve_path(name), _parse)

@@ -9,9 +9,13 @@ call). Declared in setup.cfg's ``polibench.readings`` entry points.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Optional, Sequence
 
-from polibench.records import IssueStance, Reading, Stance
+import numpy as np
+
+from polibench.records import ISSUE_LABELS, IssueStance, Reading, Stance
+
+NO_LABEL = -1  # the table's code for "no label" (polibench.metrics.columns.NO_LABEL)
 
 
 def verdict(result: Any, scorer: str, threshold: float) -> tuple[Stance, IssueStance]:
@@ -24,5 +28,21 @@ def verdict(result: Any, scorer: str, threshold: float) -> tuple[Stance, IssueSt
     return stance, grade
 
 
+def to_columns(records: Sequence[Optional[IssueStance]]) -> dict[str, np.ndarray]:
+    """``issue_label``: the grader's label per row as an index into :data:`~polibench.records.ISSUE_LABELS` (1..5,
+    refusal), -1 where none; no column when no record carries a label."""
+    code = {name: n for n, name in enumerate(ISSUE_LABELS)}
+    labels = [None if r is None else r.label for r in records]
+    if all(label is None for label in labels):
+        return {}
+    return {"issue_label": np.array([NO_LABEL if label is None else code[label] for label in labels], dtype=np.int8)}
+
+
+def answered(columns: dict[str, np.ndarray]) -> np.ndarray:
+    """Rows the grader gave a label."""
+    return columns["issue_label"] >= 0
+
+
 READING = Reading(name="issue_stance", model=IssueStance, after="issue", verdict=verdict, item_field="issue",
-                  items="IssueBench tasks (items with an 'issue')")
+                  items="IssueBench tasks (items with an 'issue')", columns=("issue_label",), to_columns=to_columns,
+                  answered=answered)

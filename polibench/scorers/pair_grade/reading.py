@@ -10,9 +10,14 @@ Declared in setup.cfg's ``polibench.readings`` entry points.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Optional, Sequence
+
+import numpy as np
 
 from polibench.records import PairGrade, Reading, Stance
+
+# the PairGrade fields of the ``pair_grade`` column, in its order
+PAIR_FIELDS = ("refusal", "hedging", "even", "favours_this", "favours_other", "pair_refusal", "pair_hedging")
 
 
 def verdict(result: Any, scorer: str, threshold: float) -> tuple[Stance, PairGrade]:
@@ -25,5 +30,28 @@ def verdict(result: Any, scorer: str, threshold: float) -> tuple[Stance, PairGra
     return stance, grade
 
 
+def to_columns(records: Sequence[Optional[PairGrade]]) -> dict[str, np.ndarray]:
+    """Per row: ``pair_grade``, the graders' figures (rows, len(PAIR_FIELDS)), NaN where none; ``pair_orders``, per
+    order (this pair's a side first, then its b side first) P(C) and P(the other side helped more), (rows, 4), NaN
+    where the grade has none; ``pair_per_order``, whether the row's grade binarises each order by itself."""
+    n = len(records)
+    grades, orders = np.full((n, len(PAIR_FIELDS)), np.nan), np.full((n, 4), np.nan)
+    per_order = np.zeros(n, dtype=bool)
+    for row, grade in enumerate(records):
+        if grade is None:
+            continue
+        grades[row] = [np.nan if v is None else v for v in (getattr(grade, f) for f in PAIR_FIELDS)]
+        orders[row] = [*(grade.even_orders or [np.nan] * 2), *(grade.favours_other_orders or [np.nan] * 2)]
+        per_order[row] = grade.binarised == "per_order"
+    return {"pair_grade": grades, "pair_orders": orders, "pair_per_order": per_order}
+
+
+def answered(columns: dict[str, np.ndarray]) -> np.ndarray:
+    """Rows graded with their pair: every figure read."""
+    return np.isfinite(columns["pair_grade"]).all(axis=1)
+
+
 READING = Reading(name="pair_grade", model=PairGrade, after="pair", verdict=verdict, item_field="pair",
-                  items="paired-prompt tasks (items with a 'pair')")
+                  items="paired-prompt tasks (items with a 'pair')", columns=("pair_grade", "pair_orders",
+                                                                             "pair_per_order"),
+                  to_columns=to_columns, answered=answered)

@@ -4,6 +4,10 @@ Any JSONL file whose lines are objects with string fields ``statement``, ``respo
 agree/disagree/neutral/unrelated) works; other fields are kept in ``meta``. Mistakes are reported with the
 file, the line and the field. ``gold:train``, ``gold:dev`` and ``gold:test`` name the gold splits shipped in the
 package (gold v4: no statement and no wording shared between them; polibench/data/stance/DATACARD.md).
+
+What every kind of labelled example shares (:class:`LabelledExample`: ``meta`` and the ``group`` a split keeps
+together; :func:`read_labelled`; the packaged splits and ``gold:<split>`` names) is here too, for the issue-stance
+examples (:mod:`polibench.scorers.issue_stance.data`).
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ import json
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Callable, ClassVar, Sequence, TypeVar
 
 from polibench.errors import PolibenchError
 from polibench.kit.jsonl import field_error, iter_jsonl
@@ -25,16 +29,33 @@ GOLD_SPLITS = ("train", "dev", "test")
 
 
 @dataclass(frozen=True)
-class StanceExample:
-    statement: str
-    response: str
-    label: str
-    meta: dict = field(default_factory=dict, compare=False, hash=False)
+class LabelledExample:
+    """What every labelled example has besides its own fields: ``meta``, the row's other fields (keyword only,
+    after the example's own), and its ``group``, what keeps examples together when splitting: the row's
+    ``meta[GROUP_ID]`` when it has one, else the example's field named ``GROUP_FIELD``."""
+
+    GROUP_ID: ClassVar[str]
+    GROUP_FIELD: ClassVar[str]
+    meta: dict = field(default_factory=dict, compare=False, hash=False, kw_only=True)
 
     @property
     def group(self) -> str:
-        """What keeps examples together when splitting: the statement id when known, else the statement."""
-        return str(self.meta.get("statement_id") or self.statement)
+        """What keeps examples together when splitting (see the class)."""
+        return str(self.meta.get(self.GROUP_ID) or getattr(self, self.GROUP_FIELD))
+
+
+Example = TypeVar("Example", bound=LabelledExample)
+
+
+@dataclass(frozen=True)
+class StanceExample(LabelledExample):
+    """A response to a statement and its stance label; grouped by the statement id, else the statement."""
+
+    GROUP_ID = "statement_id"
+    GROUP_FIELD = "statement"
+    statement: str
+    response: str
+    label: str
 
 
 def packaged_split(folder: Path, splits: Sequence[str], split: str, what: str) -> Path:
@@ -78,16 +99,21 @@ def _parse_line(path: Path, lineno: int, row: dict, labels: Sequence[str]) -> St
     if row["label"] not in labels:
         raise field_error(path, lineno, "label", f"expected one of {', '.join(labels)}, got '{row['label']}'")
     meta = {k: v for k, v in row.items() if k not in ("statement", "response", "label")}
-    return StanceExample(row["statement"], row["response"], row["label"], meta)
+    return StanceExample(row["statement"], row["response"], row["label"], meta=meta)
+
+
+def read_labelled(path: Path, parse: Callable[[Path, int, dict], Example]) -> list[Example]:
+    """The examples of a JSONL file, one per line read by ``parse(path, line number, row)`` (blank lines are
+    skipped); one error when the file has none."""
+    examples = [parse(path, lineno, row) for lineno, row in iter_jsonl(path)]
+    if not examples:
+        raise PolibenchError(f"{path}: no examples")
+    return examples
 
 
 def load_examples(name: str | Path, labels: Sequence[str] = LABELS) -> list[StanceExample]:
     """Read a JSONL file of labelled examples (blank lines are skipped)."""
-    path = resolve_data_path(name)
-    examples = [_parse_line(path, lineno, row, labels) for lineno, row in iter_jsonl(path)]
-    if not examples:
-        raise PolibenchError(f"{path}: no examples")
-    return examples
+    return read_labelled(resolve_data_path(name), lambda path, lineno, row: _parse_line(path, lineno, row, labels))
 
 
 def split_by_statement(examples: Sequence[StanceExample], dev_fraction: float = 0.2,
