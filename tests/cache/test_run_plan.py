@@ -162,16 +162,16 @@ def test_the_ideology_judges_first_use_is_in_the_plan(cache):
     assert embedded.EmbeddedIdeologyScorer.first_use_plan(judge="my/judge") is None  # a given judge is not trained
 
 
-def test_the_issue_scorers_first_use_is_in_the_plan_and_its_training_speed_is_recorded(cache, monkeypatch):
+def test_the_issue_scorers_first_use_is_in_the_plan_and_its_training_speed_is_recorded(cache, monkeypatch, capsys):
     """The issue-stance scorer's plan line, with and without a recorded speed; training records its speed per gold
     response (the recipe's fit is replaced by a stub model: the line and the record are what is checked)."""
     from polibench.scorers.issue_stance import embedded as issue
 
     n_train = len(issue.training_examples())
     line = issue.IssueStanceScorer.first_use_plan()
-    assert line == (f"the offline issue-stance scorer is trained once, on first use: MiniLM-L6 sentence embeddings "
-                    f"of {n_train} gold responses + logistic regression; no training speed recorded in this cache "
-                    "yet (it embeds every sentence once)")
+    assert line == ("the offline issue-stance scorer is trained once, on first use: all-mpnet-base-v2 sentence "
+                    f"embeddings of {n_train} gold responses + logistic regression; no training speed recorded in this "
+                    "cache yet (it embeds every sentence once)")
     assert issue.IssueStanceScorer.first_use_plan(model="my/model") is None  # a given model is not trained
 
     class Stub:
@@ -187,6 +187,7 @@ def test_the_issue_scorers_first_use_is_in_the_plan_and_its_training_speed_is_re
     monkeypatch.setattr(issue, "recipe_encoder", lambda: "minilm")
     monkeypatch.setattr(issue, "default_key", lambda: "f" * 64)
     issue.ensure_default_model()
+    assert "issue-stance scorer: embedding its gold texts" in capsys.readouterr().err  # the first use shows a bar
     kept = read_speed(issue.SPEED_KEY)
     assert kept.units == n_train and kept.seconds == pytest.approx(0.5)
     monkeypatch.setattr(issue, "default_key", lambda: "e" * 64)  # another key: not trained in this cache
