@@ -258,6 +258,9 @@ def _migrate_ideology(data):
     return data
 
 
+NO_LABEL = -1  # the response table's code for "no label" in an int8 label column (a reading's or the stance's)
+
+
 @dataclass(frozen=True)
 class Reading:
     """What one kind of scorer writes into each sample it reads (:attr:`polibench.scoring.base.StanceScorer.reads`),

@@ -17,12 +17,11 @@ from typing import Any, Iterable, Optional, Sequence
 
 import numpy as np
 
-from polibench.records import FIRST_DIMENSION_NAMES, READINGS, Sample
+from polibench.records import FIRST_DIMENSION_NAMES, NO_LABEL, READINGS, Sample
 from polibench.scoring.forced_choice import CONFLICTING, read_forced_choice
 
 LABELS = ("agree", "disagree", "neutral", "unrelated")
 AGREE, DISAGREE, NEUTRAL, UNRELATED = range(4)
-NO_LABEL = -1
 MAX_OPTIONS = 5  # answer options of the log-probability channel: the PCT's 4 or Likert 1-5
 SIDE_SIGN = {"right": 1, "left": -1, None: 0}
 FLIP = {"left": "right", "right": "left", None: None}

@@ -13,9 +13,7 @@ from typing import Any, Optional, Sequence
 
 import numpy as np
 
-from polibench.records import ISSUE_LABELS, IssueStance, Reading, Stance
-
-NO_LABEL = -1  # the table's code for "no label" (polibench.metrics.columns.NO_LABEL)
+from polibench.records import ISSUE_LABELS, NO_LABEL, IssueStance, Reading, Stance
 
 
 def verdict(result: Any, scorer: str, threshold: float) -> tuple[Stance, IssueStance]:
