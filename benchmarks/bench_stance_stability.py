@@ -17,6 +17,9 @@ replayed through each entry's scoring stage (:mod:`polibench.leaderboard.reread`
 * the share of (label, kept) pairs that agree with the reference reading, pooled and per entry;
 * how far each headline estimate (coordinate, bias) moves, as a share of its interval's width.
 
+``--ensembles A+B:C+D`` adds rows that compare two ensembles of finished runs (their probabilities averaged pair
+by pair), e.g. the reference and seeds 1-2 against seeds 3-5: what averaging several seeds would buy.
+
 Goal (issue 36): >= 99% of the pairs agree and no estimate moves by more than a tenth of its interval's width.
 Resumable: each run's model and probabilities stay under ``--work`` and are reused; ``--table`` recomputes the
 table from them. A run whose weights hash equals the reference's is not scored again (its reading is identical).
@@ -228,14 +231,44 @@ def finished(work: Path, recipe_version: int, name: str, pairs) -> bool:
     return name in readings(work, recipe_version, pairs, [name])
 
 
+def averaged(tables: list[dict]) -> dict:
+    """Several runs' probabilities averaged pair by pair: the reading of an ensemble of their scorers."""
+    return {pair: {label: sum(t[pair][label] for t in tables) / len(tables) for label in tables[0][pair]}
+            for pair in tables[0]}
+
+
+def ensemble_comparisons(specs: list[str], runs: dict) -> list[tuple[str, str, str, str]]:
+    """``A+B+C:D+E+F`` -> the averaged readings of both sides added to ``runs``, and (row, base, other, what)."""
+    out = []
+    for spec in specs:
+        sides = [side.split("+") for side in spec.split(":")]
+        if len(sides) != 2 or not all(sides[0]) or not all(sides[1]):
+            raise SystemExit(f"--ensembles: {spec!r} is not of the form RUN+RUN...:RUN+RUN...")
+        missing = sorted({name for side in sides for name in side} - set(runs))
+        if missing:
+            raise SystemExit(f"--ensembles {spec}: run(s) {', '.join(missing)} not read yet (or not in --runs)")
+        keys = []
+        for side in sides:
+            key = f"mean({','.join(side)})"
+            runs.setdefault(key, averaged([runs[name] for name in side]))
+            keys.append(key)
+        out.append((f"{keys[1]} vs {keys[0]}", keys[0], keys[1],
+                    f"an ensemble of {len(sides[1])} scorer(s) (probabilities averaged) against another of "
+                    f"{len(sides[0])}, trained with other seeds"))
+    return out
+
+
 def table(args, pairs: list[tuple[str, str]]) -> dict:
-    """Compare every finished run with the reference run, entry by entry; print and return the figures."""
+    """Compare every finished run with the reference run (and each --ensembles pair), entry by entry; print and
+    return the figures."""
     from polibench.leaderboard.reread import compare, entry_files, reread_samples
     from polibench.leaderboard.schema import entry_paths
 
     runs = readings(args.work, args.recipe, pairs, args.runs)
     if "reference" not in runs:
         raise SystemExit("the reference run has not been read yet")
+    comparisons = [(name, "reference", name, RUNS[name].what) for name in runs if name != "reference"]
+    comparisons += ensemble_comparisons(args.ensembles, runs)
     known = set(pairs)
     figures: dict = {"recipe": args.recipe, "runs": {}}
     entries = [p for p in entry_paths(args.entries) if chosen(p.name, args.only)]
@@ -247,13 +280,11 @@ def table(args, pairs: list[tuple[str, str]]) -> dict:
                        or ":" in (s.stance.scorer or "") or s.stance.scorer in ("", "none")]
         replayed[path.name] = (document, {name: reread_samples(document, samples, _replayer(table_))
                                           for name, table_ in runs.items()})
-    for name in runs:
-        if name == "reference":
-            continue
+    for row, base, name, what in comparisons:
         read = changed = 0
         worst_entry, worst_move, per_entry = (None, 1.0), (None, 0.0), {}
         for entry, (document, by_run) in replayed.items():
-            found = compare(entry, document, by_run["reference"], by_run[name])
+            found = compare(entry, document, by_run[base], by_run[name])
             read, changed = read + found.read, changed + found.pairs_changed
             move = found.largest_move or 0.0
             per_entry[entry] = {"read": found.read, "pairs_changed": found.pairs_changed,
@@ -264,12 +295,12 @@ def table(args, pairs: list[tuple[str, str]]) -> dict:
             if move > worst_move[1]:
                 worst_move = (f"{entry}: {max(found.movements, key=lambda m: m.share or 0).describe()}", move)
         agreement = 1 - changed / read if read else 1.0
-        figures["runs"][name] = {"what": RUNS[name].what, "read": read, "pairs_changed": changed,
-                                 "agreement": round(agreement, 4), "worst_entry": worst_entry[0],
-                                 "worst_entry_agreement": round(worst_entry[1], 4),
-                                 "largest_move": round(worst_move[1], 4), "largest_move_at": worst_move[0],
-                                 "meets_goal": agreement >= GOAL_AGREEMENT and worst_entry[1] >= GOAL_AGREEMENT
-                                 and worst_move[1] <= GOAL_MOVE, "entries": per_entry}
+        figures["runs"][row] = {"what": what, "read": read, "pairs_changed": changed,
+                                "agreement": round(agreement, 4), "worst_entry": worst_entry[0],
+                                "worst_entry_agreement": round(worst_entry[1], 4),
+                                "largest_move": round(worst_move[1], 4), "largest_move_at": worst_move[0],
+                                "meets_goal": agreement >= GOAL_AGREEMENT and worst_entry[1] >= GOAL_AGREEMENT
+                                and worst_move[1] <= GOAL_MOVE, "entries": per_entry}
     print_table(figures)
     return figures
 
@@ -303,6 +334,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", help="only the entries whose file name contains one of these (comma-separated), "
                                        "e.g. SmolLM2,prismia")
     parser.add_argument("--table", action="store_true", help="print the table from the runs done so far")
+    parser.add_argument("--ensembles", default="",
+                        help="also compare ensembles of finished runs, probabilities averaged: comma-separated "
+                             "A+B+C:D+E+F (e.g. reference+seed-1+seed-2:seed-3+seed-4+seed-5); each side's runs "
+                             "must be in --runs")
     parser.add_argument("--smoke", action="store_true", help="CI size: 16 examples, 2 steps of 8 at length 64, 2 "
                                                              "runs, 20 responses of the demo entry, in a scratch "
                                                              "folder")
@@ -316,6 +351,7 @@ def main(argv: list[str] | None = None) -> int:
         train_and_read(args._one, args.recipe, args.work, args._pairs, args.smoke)
         return 0
     args.runs = [r for r in args.runs.split(",") if r]
+    args.ensembles = [e for e in args.ensembles.split(",") if e]
     unknown = [r for r in args.runs if r not in RUNS]
     if unknown:
         parser.error(f"unknown run(s) {unknown}; known: {', '.join(RUNS)}")
@@ -324,6 +360,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as scratch:
         if args.smoke:
             args.work, args.runs, args.only = Path(scratch), ["reference", "threads-1"], "SmolLM2"
+            args.ensembles = ["reference:reference+threads-1"]
         if args.work is None:
             parser.error("--work DIR is needed (or --smoke)")
         args.work.mkdir(parents=True, exist_ok=True)

@@ -17,11 +17,17 @@ def load_script(path: Path, name: str | None = None, *, beside: bool = False) ->
     folder = str(path.parent)
     if beside:
         sys.path.insert(0, folder)
+    before = sys.modules.get(spec.name)
+    sys.modules[spec.name] = module  # while it loads: a script's dataclasses look their module up there
     try:
         spec.loader.exec_module(module)
     finally:
         if beside:
             sys.path.remove(folder)
+        if before is None:
+            sys.modules.pop(spec.name, None)
+        else:
+            sys.modules[spec.name] = before
     return module
 
 
