@@ -253,8 +253,8 @@ def ensemble_comparisons(specs: list[str], runs: dict) -> list[tuple[str, str, s
             runs.setdefault(key, averaged([runs[name] for name in side]))
             keys.append(key)
         out.append((f"{keys[1]} vs {keys[0]}", keys[0], keys[1],
-                    f"an ensemble of {len(sides[1])} scorer(s) (probabilities averaged) against another of "
-                    f"{len(sides[0])}, trained with other seeds"))
+                    f"an ensemble of {len(sides[1])} run(s)' scorers (probabilities averaged) against another of "
+                    f"{len(sides[0])}"))
     return out
 
 
